@@ -1,0 +1,27 @@
+package dev.mortar.benchmark;
+
+import java.util.Arrays;
+
+/**
+ * Entry point of the runnable benchmark jar ({@code benchmark/target/mortar-benchmarks.jar}).
+ *
+ * <p>The first argument picks the program; the rest go to it.
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) throws Exception {
+    String command = args.length == 0 ? "help" : args[0];
+    String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+    switch (command) {
+      case "jmh" -> org.openjdk.jmh.Main.main(rest);
+      default -> {
+        System.out.println("usage: java -jar mortar-benchmarks.jar <command> [args]");
+        System.out.println("  jmh [JMH options]   run the JMH micro-benchmarks (-h for JMH's help)");
+        if (!command.equals("help")) {
+          System.exit(2);
+        }
+      }
+    }
+  }
+}
