@@ -17,7 +17,8 @@ public final class Main {
       case "jmh" -> org.openjdk.jmh.Main.main(rest);
       default -> {
         System.out.println("usage: java -jar mortar-benchmarks.jar <command> [args]");
-        System.out.println("  jmh [JMH options]   run the JMH micro-benchmarks (-h for JMH's help)");
+        System.out.println(
+            "  jmh [JMH options]   run the JMH micro-benchmarks (-h for JMH's help)");
         if (!command.equals("help")) {
           System.exit(2);
         }
