@@ -1,0 +1,46 @@
+package dev.mortar.writer.table;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.UUID;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Publishes a file all at once: the content goes to a uniquely named file in a temp directory,
+ * which is then renamed to the target. A reader sees no file or the whole file, never a prefix.
+ */
+final class AtomicFile {
+  /** Writes the content of a file to a stream. */
+  @FunctionalInterface
+  interface Content {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  private AtomicFile() {}
+
+  /**
+   * Writes {@code target} through a temp file in {@code tempDir}.
+   *
+   * @return false if the rename did not happen because {@code target} already exists (the temp file
+   *     is removed); true once {@code target} holds the content
+   */
+  static boolean publish(FileSystem fs, Path tempDir, Path target, Content content)
+      throws IOException {
+    Path temp = new Path(tempDir, target.getName() + "." + UUID.randomUUID() + ".tmp");
+    try (FSDataOutputStream out = fs.create(temp, false)) {
+      content.writeTo(out);
+      out.hsync();
+    }
+    fs.mkdirs(target.getParent());
+    if (fs.rename(temp, target)) {
+      return true;
+    }
+    fs.delete(temp, false);
+    if (fs.exists(target)) {
+      return false;
+    }
+    throw new IOException("could not rename " + temp + " to " + target);
+  }
+}

@@ -1,0 +1,114 @@
+package dev.mortar.writer.table;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * The content of a completed deltacommit {@code <T>_<C>.deltacommit} (§4): an Avro object container
+ * file, codec null, holding one {@code org.apache.hudi.avro.model.HoodieCommitMetadata} record. The
+ * schema is Hudi 1.1.1's, carried as a resource so production code needs no hudi-common. Values are
+ * the ones Hudi's append handle and its POJO-to-Avro conversion produce: one {@code
+ * HoodieWriteStat} per log file, {@code prevCommit} = this instant, counters Hudi does not set
+ * written as 0, {@code compacted=false}, {@code operationType=UPSERT}, {@code version} null and the
+ * writer schema (without meta fields) under {@code extraMetadata["schema"]}.
+ */
+final class CommitMetadataFile {
+  static final Schema COMMIT_METADATA = loadSchema();
+  private static final Schema WRITE_STAT =
+      COMMIT_METADATA
+          .getField("partitionToWriteStats")
+          .schema()
+          .getTypes()
+          .get(1)
+          .getValueType()
+          .getElementType();
+  private static final Schema RUNTIME_STATS =
+      WRITE_STAT.getField("runtimeStats").schema().getTypes().get(1);
+  private static final String[] ZERO_COUNTERS = {
+    "totalWriteErrors",
+    "totalLogRecords",
+    "totalUpdatedRecordsCompacted",
+    "totalCorruptLogBlock",
+    "totalRollbackBlocks",
+    "totalLogFilesCompacted",
+    "totalLogReadTimeMs",
+    "totalLogSizeCompacted",
+    "numUpdates"
+  };
+
+  private CommitMetadataFile() {}
+
+  static void write(OutputStream out, String instant, List<WriteStat> stats, String schemaJson)
+      throws IOException {
+    GenericRecord metadata = new GenericData.Record(COMMIT_METADATA);
+    metadata.put("partitionToWriteStats", statsByPartition(instant, stats));
+    metadata.put("compacted", false);
+    metadata.put("extraMetadata", Map.of("schema", schemaJson));
+    metadata.put("version", null);
+    metadata.put("operationType", "UPSERT");
+    try (DataFileWriter<GenericRecord> writer =
+        new DataFileWriter<>(new GenericDatumWriter<>(COMMIT_METADATA))) {
+      writer.create(COMMIT_METADATA, out);
+      writer.append(metadata);
+    }
+  }
+
+  private static Map<String, List<GenericRecord>> statsByPartition(
+      String instant, List<WriteStat> stats) {
+    Map<String, List<GenericRecord>> byPartition = new LinkedHashMap<>();
+    for (WriteStat stat : stats) {
+      byPartition
+          .computeIfAbsent(stat.partitionPath(), p -> new ArrayList<>())
+          .add(writeStat(instant, stat));
+    }
+    return byPartition;
+  }
+
+  private static GenericRecord writeStat(String instant, WriteStat stat) {
+    GenericRecord record = new GenericData.Record(WRITE_STAT);
+    for (String counter : ZERO_COUNTERS) {
+      record.put(counter, 0L);
+    }
+    record.put("fileId", stat.fileId());
+    record.put("path", stat.relativePath());
+    record.put("prevCommit", instant);
+    record.put("numWrites", stat.numWrites());
+    record.put("numDeletes", stat.numDeletes());
+    record.put("numUpdateWrites", stat.numUpdates());
+    record.put("totalWriteBytes", stat.sizeBytes());
+    record.put("partitionPath", stat.partitionPath());
+    record.put("numInserts", stat.numInserts());
+    record.put("totalLogBlocks", (long) stat.numBlocks());
+    record.put("fileSizeInBytes", stat.sizeBytes());
+    record.put("logVersion", stat.logVersion());
+    record.put("logOffset", 0L);
+    record.put("baseFile", "");
+    record.put("logFiles", List.of(stat.logFileName()));
+    GenericRecord runtime = new GenericData.Record(RUNTIME_STATS);
+    runtime.put("totalScanTime", 0L);
+    runtime.put("totalCreateTime", 0L);
+    runtime.put("totalUpsertTime", stat.writeMillis());
+    record.put("runtimeStats", runtime);
+    return record;
+  }
+
+  private static Schema loadSchema() {
+    try (InputStream in =
+        CommitMetadataFile.class.getResourceAsStream("HoodieCommitMetadata.avsc")) {
+      return new Schema.Parser().parse(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot load HoodieCommitMetadata.avsc", e);
+    }
+  }
+}

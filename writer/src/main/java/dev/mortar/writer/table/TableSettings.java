@@ -1,0 +1,57 @@
+package dev.mortar.writer.table;
+
+import java.util.ArrayList;
+import java.util.List;
+import javax.annotation.Nullable;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * What the sink knows about the table it writes: name, row type (without Hudi's meta columns),
+ * record key fields, partition fields and the optional ordering field. The table layer derives
+ * hoodie.properties, the key generator type and the Avro schema from it.
+ */
+public record TableSettings(
+    String tableName,
+    RowType rowType,
+    List<String> recordKeyFields,
+    List<String> partitionFields,
+    @Nullable String orderingField) {
+
+  public TableSettings {
+    if (tableName == null || tableName.isEmpty()) {
+      throw new IllegalArgumentException("table name must not be empty");
+    }
+    if (recordKeyFields == null || recordKeyFields.isEmpty()) {
+      throw new IllegalArgumentException(
+          "at least one record key field is required (PRIMARY KEY / recordKey), got none");
+    }
+    recordKeyFields = List.copyOf(recordKeyFields);
+    partitionFields = partitionFields == null ? List.of() : List.copyOf(partitionFields);
+    List<String> columns = rowType.getFieldNames();
+    List<String> referenced = new ArrayList<>(recordKeyFields);
+    referenced.addAll(partitionFields);
+    if (orderingField != null) {
+      referenced.add(orderingField);
+    }
+    for (String field : referenced) {
+      if (!columns.contains(field)) {
+        throw new IllegalArgumentException(
+            "field '" + field + "' is not a column of the row type; columns are " + columns);
+      }
+    }
+  }
+
+  public boolean isPartitioned() {
+    return !partitionFields.isEmpty();
+  }
+
+  /** Hudi's key generator for these fields, chosen the way Hudi's Flink table factory does. */
+  public KeyGeneratorType keyGeneratorType() {
+    return KeyGeneratorType.of(recordKeyFields.size(), partitionFields.size());
+  }
+
+  /** Hudi's merge mode inference for table version 9 (§2.2). */
+  public String mergeMode() {
+    return orderingField == null ? "COMMIT_TIME_ORDERING" : "EVENT_TIME_ORDERING";
+  }
+}

@@ -1,0 +1,218 @@
+package dev.mortar.writer.table;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+
+/**
+ * The deltacommit instants of a table's active timeline, layout v2 (§3), in {@code
+ * .hoodie/timeline/}:
+ *
+ * <pre>
+ *   T.deltacommit.requested    empty, written by {@link #startInstant()}
+ *   T.deltacommit.inflight     empty, written right after (as Hudi's Flink coordinator does)
+ *   T_C.deltacommit            Avro commit metadata, published by {@link #complete} with one rename
+ * </pre>
+ *
+ * A log file is visible to Hudi's readers iff the instant in its name has a completed file, so the
+ * rename in {@link #complete} is the commit point. Requested and completion times come from one
+ * {@link InstantClock} seeded with the latest time on disk, so all are unique and increasing and a
+ * completion time is later than its requested time, across restarts too. One process (the
+ * committer) owns starting and completing instants of a table.
+ */
+public final class Timeline {
+  static final String ACTION = ".deltacommit";
+  private static final String REQUESTED = ACTION + ".requested";
+  private static final String INFLIGHT = ACTION + ".inflight";
+
+  private final FileSystem fs;
+  private final Path basePath;
+  private final Path timelineDir;
+  private final Path tempDir;
+  private final InstantClock clock;
+
+  Timeline(FileSystem fs, Path basePath, Path timelineDir, Path tempDir, Clock wallClock) {
+    this.fs = fs;
+    this.basePath = basePath;
+    this.timelineDir = timelineDir;
+    this.tempDir = tempDir;
+    this.clock = new InstantClock(wallClock, latestTimeOnDisk());
+  }
+
+  /** Starts a new deltacommit: a fresh instant time with its requested and inflight files. */
+  public String startInstant() {
+    String instant = clock.next();
+    try {
+      fs.create(new Path(timelineDir, instant + REQUESTED), false).close();
+      fs.create(new Path(timelineDir, instant + INFLIGHT), false).close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start instant " + instant + " in " + timelineDir, e);
+    }
+    return instant;
+  }
+
+  public boolean isCompleted(String instant) {
+    return scan().completed.containsKey(instant);
+  }
+
+  /** Requested times of deltacommits that are started but not completed, oldest first. */
+  public List<String> pendingInstants() {
+    return scan().pending();
+  }
+
+  /** Requested times of completed deltacommits, oldest first. */
+  public List<String> completedInstants() {
+    return new ArrayList<>(scan().completed.keySet());
+  }
+
+  /**
+   * Commits {@code instant}: publishes {@code T_C.deltacommit} with one write stat per log file and
+   * {@code writerSchemaJson} (Avro, without meta fields) as the table schema. A no-op if the
+   * instant is already completed, so a restored committer can repeat it.
+   *
+   * @throws IllegalStateException if the instant was never started or has been aborted
+   */
+  public void complete(String instant, List<WriteStat> stats, String writerSchemaJson) {
+    Instants instants = scan();
+    if (instants.completed.containsKey(instant)) {
+      return;
+    }
+    if (!instants.started.contains(instant)) {
+      throw new IllegalStateException(
+          "cannot complete instant "
+              + instant
+              + ": it has no requested or inflight file in "
+              + timelineDir
+              + " (never started, or aborted)");
+    }
+    String completion = clock.next();
+    Path target = new Path(timelineDir, instant + "_" + completion + ACTION);
+    try {
+      AtomicFile.publish(
+          fs,
+          tempDir,
+          target,
+          out -> CommitMetadataFile.write(out, instant, stats, writerSchemaJson));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot complete instant " + instant + " at " + target, e);
+    }
+  }
+
+  /**
+   * Removes an uncommitted instant: its log files in every partition (their names carry the
+   * instant), then its inflight and requested files. Afterwards the instant has left no trace.
+   *
+   * @throws IllegalStateException if the instant is completed
+   */
+  public void abort(String instant) {
+    if (isCompleted(instant)) {
+      throw new IllegalStateException("cannot abort instant " + instant + ": it is completed");
+    }
+    try {
+      for (Path logFile : logFilesOf(instant)) {
+        fs.delete(logFile, false);
+      }
+      fs.delete(new Path(timelineDir, instant + INFLIGHT), false);
+      fs.delete(new Path(timelineDir, instant + REQUESTED), false);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot abort instant " + instant, e);
+    }
+  }
+
+  /** Log files named with {@code instant}, anywhere below the base path outside {@code .hoodie}. */
+  List<Path> logFilesOf(String instant) throws IOException {
+    List<Path> files = new ArrayList<>();
+    String marker = "_" + instant + ".log.";
+    RemoteIterator<LocatedFileStatus> all = fs.listFiles(basePath, true);
+    while (all.hasNext()) {
+      Path path = all.next().getPath();
+      String name = path.getName();
+      int at = name.indexOf(marker);
+      if (name.startsWith(".") && at > 0 && name.indexOf('_') == at && !isUnderMetaFolder(path)) {
+        files.add(path);
+      }
+    }
+    return files;
+  }
+
+  private boolean isUnderMetaFolder(Path path) {
+    for (Path p = path.getParent(); p != null; p = p.getParent()) {
+      if (p.getName().equals(HudiTable.META_FOLDER)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String latestTimeOnDisk() {
+    Instants instants = scan();
+    String latest = "0";
+    for (String started : instants.started) {
+      latest = max(latest, started);
+    }
+    for (var entry : instants.completed.entrySet()) {
+      latest = max(latest, max(entry.getKey(), entry.getValue()));
+    }
+    return latest;
+  }
+
+  private static String max(String a, String b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  private Instants scan() {
+    Instants instants = new Instants();
+    try {
+      for (FileStatus status : fs.listStatus(timelineDir)) {
+        instants.add(status.getPath().getName());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list timeline " + timelineDir, e);
+    }
+    return instants;
+  }
+
+  /** What one listing of the timeline directory holds, by requested time. */
+  private static final class Instants {
+    final TreeSet<String> started = new TreeSet<>();
+    final TreeMap<String, String> completed = new TreeMap<>();
+
+    void add(String fileName) {
+      if (fileName.endsWith(REQUESTED) || fileName.endsWith(INFLIGHT)) {
+        started.add(fileName.substring(0, fileName.indexOf('.')));
+      } else if (fileName.endsWith(ACTION)) {
+        parseCompleted(fileName).ifPresent(times -> completed.put(times[0], times[1]));
+      }
+    }
+
+    List<String> pending() {
+      List<String> pending = new ArrayList<>();
+      for (String instant : started) {
+        if (!completed.containsKey(instant)) {
+          pending.add(instant);
+        }
+      }
+      return pending;
+    }
+
+    private static Optional<String[]> parseCompleted(String fileName) {
+      String times = fileName.substring(0, fileName.length() - ACTION.length());
+      int underscore = times.indexOf('_');
+      if (underscore < 0) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new String[] {times.substring(0, underscore), times.substring(underscore + 1)});
+    }
+  }
+}

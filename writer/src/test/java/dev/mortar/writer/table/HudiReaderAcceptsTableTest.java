@@ -1,0 +1,190 @@
+package dev.mortar.writer.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.writer.testing.HudiTableOracle;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A table laid out by {@link HudiTable} and committed by {@link Timeline}, its log files written by
+ * Hudi's own log writer, read back by Hudi's {@code HoodieFileGroupReader}: completed instants are
+ * visible, a pending one is not, an aborted one leaves nothing, and merging follows the table's
+ * merge mode.
+ */
+class HudiReaderAcceptsTableTest {
+  static final RowType ROW =
+      RowType.of(
+          new org.apache.flink.table.types.logical.LogicalType[] {
+            new VarCharType(false, 20),
+            new VarCharType(true, 20),
+            new BigIntType(false),
+            new VarCharType(true, 20)
+          },
+          new String[] {"id", "dt", "ts", "v"});
+
+  @TempDir java.nio.file.Path dir;
+
+  @Test
+  void eventTimeOrderingPartitionedTable() throws Exception {
+    TableSettings settings = new TableSettings("t1", ROW, List.of("id"), List.of("dt"), "ts");
+    String base = dir.resolve("t1").toString();
+    HudiTable table = HudiTable.createOrValidate(fs(), new Path(base), settings);
+    Timeline timeline = table.timeline();
+    HudiLogFiles logs = new HudiLogFiles(base, schemaOf(table));
+
+    String t1 = timeline.startInstant();
+    List<WriteStat> first =
+        List.of(
+            write(
+                table,
+                logs,
+                t1,
+                "2024-01-01",
+                List.of(
+                    row(logs, "id1", "2024-01-01", 100, "a"),
+                    row(logs, "id2", "2024-01-01", 100, "a"),
+                    row(logs, "id3", "2024-01-01", 100, "a"),
+                    row(logs, "id4", "2024-01-01", 100, "a")),
+                Map.of()),
+            write(
+                table,
+                logs,
+                t1,
+                "2024-01-02",
+                List.of(row(logs, "id5", "2024-01-02", 100, "a")),
+                Map.of()));
+    timeline.complete(t1, first, table.avroSchemaJson());
+
+    String t2 = timeline.startInstant();
+    List<WriteStat> second =
+        List.of(
+            write(
+                table,
+                logs,
+                t2,
+                "2024-01-01",
+                List.of(
+                    row(logs, "id1", "2024-01-01", 200, "b"),
+                    row(logs, "id3", "2024-01-01", 50, "stale")),
+                Map.of("id2", 200L)));
+    timeline.complete(t2, second, table.avroSchemaJson());
+    timeline.complete(t2, second, table.avroSchemaJson());
+
+    String t3 = timeline.startInstant();
+    write(
+        table,
+        logs,
+        t3,
+        "2024-01-01",
+        List.of(row(logs, "id4", "2024-01-01", 300, "pending")),
+        Map.of());
+
+    HudiTable reopened = HudiTable.createOrValidate(fs(), new Path(base), settings);
+    String t4 = reopened.timeline().startInstant();
+    assertThat(t4).isGreaterThan(t3);
+    write(
+        reopened,
+        logs,
+        t4,
+        "2024-01-03",
+        List.of(row(logs, "id6", "2024-01-03", 100, "aborted")),
+        Map.of());
+    reopened.timeline().abort(t4);
+
+    Map<String, GenericRecord> view = HudiTableOracle.latestPerKey(base);
+    assertThat(view).containsOnlyKeys("id1", "id3", "id4", "id5");
+    assertThat(view.get("id1").get("v")).isEqualTo("b");
+    assertThat(view.get("id3").get("v")).isEqualTo("a");
+    assertThat(view.get("id4").get("v")).isEqualTo("a");
+    assertThat(view.get("id5").get("_hoodie_partition_path")).isEqualTo("2024-01-02");
+    assertThat(HudiTableOracle.completedInstants(base)).containsExactly(t1, t2);
+    assertThat(HudiTableOracle.pendingInstants(base)).containsExactly(t3);
+    assertThat(reopened.timeline().logFilesOf(t4)).isEmpty();
+    assertThat(fs().exists(new Path(base, "2024-01-03/" + PartitionMetafile.NAME))).isTrue();
+  }
+
+  @Test
+  void commitTimeOrderingNonPartitionedTable() throws Exception {
+    TableSettings settings = new TableSettings("t2", ROW, List.of("id"), List.of(), null);
+    String base = dir.resolve("t2").toString();
+    HudiTable table = HudiTable.createOrValidate(fs(), new Path(base), settings);
+    HudiLogFiles logs = new HudiLogFiles(base, schemaOf(table));
+
+    String t1 = table.timeline().startInstant();
+    table
+        .timeline()
+        .complete(
+            t1,
+            List.of(
+                write(
+                    table,
+                    logs,
+                    t1,
+                    "",
+                    List.of(row(logs, "id1", null, 100, "a"), row(logs, "id2", null, 100, "a")),
+                    Map.of())),
+            table.avroSchemaJson());
+    String t2 = table.timeline().startInstant();
+    table
+        .timeline()
+        .complete(
+            t2,
+            List.of(
+                write(
+                    table,
+                    logs,
+                    t2,
+                    "",
+                    List.of(row(logs, "id1", null, 50, "later-wins")),
+                    Map.of("id2", 0L))),
+            table.avroSchemaJson());
+
+    Map<String, GenericRecord> view = HudiTableOracle.latestPerKey(base);
+    assertThat(view).containsOnlyKeys("id1");
+    assertThat(view.get("id1").get("v")).isEqualTo("later-wins");
+  }
+
+  private static WriteStat write(
+      HudiTable table,
+      HudiLogFiles logs,
+      String instant,
+      String partition,
+      List<GenericRecord> rows,
+      Map<String, Long> deletes)
+      throws Exception {
+    String key =
+        rows.isEmpty() ? deletes.keySet().iterator().next() : rows.get(0).get("id").toString();
+    int bucket = BucketIndex.bucketId(key, 1);
+    table.ensurePartition(partition, instant);
+    String fileId = BucketIndex.fileId(table.settings().tableName(), partition, bucket);
+    return logs.write(partition, fileId, instant, rows, deletes, "id");
+  }
+
+  private static GenericRecord row(HudiLogFiles logs, String id, String dt, long ts, String v) {
+    java.util.HashMap<String, Object> values = new java.util.HashMap<>();
+    values.put("id", id);
+    values.put("dt", dt);
+    values.put("ts", ts);
+    values.put("v", v);
+    return logs.row(values);
+  }
+
+  private static Schema schemaOf(HudiTable table) {
+    return new Schema.Parser().parse(table.avroSchemaJson());
+  }
+
+  private static FileSystem fs() throws Exception {
+    return FileSystem.getLocal(new Configuration());
+  }
+}

@@ -1,0 +1,151 @@
+package dev.mortar.writer.testing;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.IndexedRecord;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.avro.HoodieAvroReaderContext;
+import org.apache.hudi.common.config.HoodieMetadataConfig;
+import org.apache.hudi.common.config.TypedProperties;
+import org.apache.hudi.common.engine.HoodieLocalEngineContext;
+import org.apache.hudi.common.fs.FSUtils;
+import org.apache.hudi.common.model.FileSlice;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.TableSchemaResolver;
+import org.apache.hudi.common.table.read.HoodieFileGroupReader;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.table.view.FileSystemViewManager;
+import org.apache.hudi.common.table.view.HoodieTableFileSystemView;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.common.util.collection.ClosableIterator;
+import org.apache.hudi.hadoop.fs.HadoopFSUtils;
+import org.apache.hudi.storage.StorageConfiguration;
+
+/**
+ * The judge of every writer test: what Hudi 1.1.1's own reader ({@code HoodieFileGroupReader} over
+ * the committed file slices, no metadata table, §14 b.3) sees in a table.
+ *
+ * <p>{@link #latestPerKey} fails if one record key appears in two file groups, so a test also
+ * catches duplicates across buckets or partitions.
+ */
+public final class HudiTableOracle {
+  private HudiTableOracle() {}
+
+  /** The latest row per record key over all partitions, with Hudi's meta columns. */
+  public static Map<String, GenericRecord> latestPerKey(String basePath) {
+    return latestPerKey(basePath, new Configuration());
+  }
+
+  public static Map<String, GenericRecord> latestPerKey(String basePath, Configuration hadoopConf) {
+    StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(hadoopConf);
+    HoodieTableMetaClient metaClient = metaClient(basePath, conf);
+    Option<HoodieInstant> latest = completedTimeline(metaClient).lastInstant();
+    Map<String, GenericRecord> rows = new HashMap<>();
+    if (latest.isEmpty()) {
+      return rows;
+    }
+    try {
+      Schema schema = new TableSchemaResolver(metaClient).getTableAvroSchema(true);
+      HoodieLocalEngineContext engine = new HoodieLocalEngineContext(conf);
+      HoodieTableFileSystemView view =
+          FileSystemViewManager.createInMemoryFileSystemView(
+              engine, metaClient, HoodieMetadataConfig.newBuilder().enable(false).build());
+      for (String partition : FSUtils.getAllPartitionPaths(engine, metaClient, false)) {
+        for (FileSlice slice : view.getLatestFileSlices(partition).toList()) {
+          readSlice(metaClient, conf, slice, schema, latest.get().requestedTime(), rows);
+        }
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("Hudi's reader failed on " + basePath, e);
+    }
+    return rows;
+  }
+
+  /** Requested times of completed deltacommits, oldest first. */
+  public static List<String> completedInstants(String basePath) {
+    HoodieTableMetaClient metaClient =
+        metaClient(basePath, HadoopFSUtils.getStorageConf(new Configuration()));
+    return requestedTimes(completedTimeline(metaClient));
+  }
+
+  /** Requested times of started but not completed deltacommits, oldest first. */
+  public static List<String> pendingInstants(String basePath) {
+    HoodieTableMetaClient metaClient =
+        metaClient(basePath, HadoopFSUtils.getStorageConf(new Configuration()));
+    return requestedTimes(
+        metaClient.getActiveTimeline().getDeltaCommitTimeline().filterInflightsAndRequested());
+  }
+
+  private static void readSlice(
+      HoodieTableMetaClient metaClient,
+      StorageConfiguration<Configuration> conf,
+      FileSlice slice,
+      Schema schema,
+      String latestInstant,
+      Map<String, GenericRecord> rows)
+      throws IOException {
+    HoodieFileGroupReader<IndexedRecord> reader =
+        HoodieFileGroupReader.<IndexedRecord>newBuilder()
+            .withReaderContext(
+                new HoodieAvroReaderContext(
+                    conf, metaClient.getTableConfig(), Option.empty(), Option.empty()))
+            .withHoodieTableMetaClient(metaClient)
+            .withLatestCommitTime(latestInstant)
+            .withFileSlice(slice)
+            .withDataSchema(schema)
+            .withRequestedSchema(schema)
+            .withProps(new TypedProperties())
+            .build();
+    try (ClosableIterator<IndexedRecord> records = reader.getClosableIterator()) {
+      while (records.hasNext()) {
+        GenericRecord row = copy(records.next(), schema);
+        String key = row.get("_hoodie_record_key").toString();
+        GenericRecord previous = rows.put(key, row);
+        if (previous != null) {
+          throw new IllegalStateException(
+              "record key "
+                  + key
+                  + " is in two file groups: "
+                  + previous.get("_hoodie_partition_path")
+                  + "/"
+                  + previous.get("_hoodie_file_name")
+                  + " and "
+                  + row.get("_hoodie_partition_path")
+                  + "/"
+                  + row.get("_hoodie_file_name"));
+        }
+      }
+    }
+  }
+
+  private static GenericRecord copy(IndexedRecord record, Schema schema) {
+    GenericData.Record copy = new GenericData.Record(schema);
+    for (Schema.Field field : schema.getFields()) {
+      Object value = record.get(field.pos());
+      copy.put(field.pos(), value instanceof CharSequence ? value.toString() : value);
+    }
+    return copy;
+  }
+
+  private static HoodieTableMetaClient metaClient(
+      String basePath, StorageConfiguration<Configuration> conf) {
+    return HoodieTableMetaClient.builder().setConf(conf).setBasePath(basePath).build();
+  }
+
+  private static HoodieTimeline completedTimeline(HoodieTableMetaClient metaClient) {
+    return metaClient.getActiveTimeline().getDeltaCommitTimeline().filterCompletedInstants();
+  }
+
+  private static List<String> requestedTimes(HoodieTimeline timeline) {
+    List<String> times = new ArrayList<>();
+    timeline.getInstants().forEach(instant -> times.add(instant.requestedTime()));
+    return times;
+  }
+}
