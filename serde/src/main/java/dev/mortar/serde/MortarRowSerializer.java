@@ -1,7 +1,6 @@
 package dev.mortar.serde;
 
 import java.io.IOException;
-import javax.annotation.Nullable;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -17,11 +16,12 @@ import org.apache.flink.table.types.logical.RowType;
  * Serializes {@link MortarRow} in the layout of {@link MortarRowWireFormat}, for the network
  * shuffle and for Flink state. Stateless, so {@link #duplicate()} returns itself.
  *
- * <p>Payload bytes go out straight from the row's memory segments and come back into one byte
- * array; deserializing into a reuse instance overwrites the array its payload already owns when it
- * is large enough (the same contract as Flink's {@code BinaryRowDataSerializer}: whoever passes a
- * reuse instance hands over its payload bytes). Key and partition strings are always fresh, so they
- * can be kept as map keys.
+ * <p>Key, partition path and payload go out straight from their memory segments and come back as
+ * views over one byte array (the body of the record), read with one call. Deserializing or copying
+ * into a reuse instance overwrites the array its payload already points into when that array is on
+ * the heap and large enough; like Flink's {@code BinaryRowDataSerializer}, whoever passes a reuse
+ * instance hands over its bytes, including those of the key and partition strings it held. Without
+ * reuse every record gets its own array.
  */
 public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
   private static final long serialVersionUID = 1L;
@@ -60,22 +60,24 @@ public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
 
   @Override
   public MortarRow copy(MortarRow from, MortarRow reuse) {
-    reuse.setRecordKey(from.getRecordKey().copy());
-    reuse.setPartitionPath(copyPartition(from.getPartitionPath()));
-    reuse.setBucket(from.getBucket());
-    reuse.setOperation(from.getOperation());
+    BinaryStringData key = materialized(from.getRecordKey());
+    BinaryStringData partition = materialized(from.getPartitionPath());
     BinaryRowData payload = from.getPayload();
-    if (payload == null) {
-      reuse.setPayload(null);
-    } else {
-      int size = payload.getSizeInBytes();
-      BinaryRowData target = payloadHolder(reuse.getPayload(), size);
+    int keySize = key.getSizeInBytes();
+    int partitionSize = partition.getSizeInBytes();
+    int payloadSize = payload == null ? 0 : payload.getSizeInBytes();
+    MemorySegment[] body = body(reuse, bodySize(keySize, partitionSize, payloadSize));
+    byte[] bytes = body[0].getArray();
+    BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), bytes, 0, keySize);
+    BinarySegmentUtils.copyToBytes(
+        partition.getSegments(), partition.getOffset(), bytes, keySize, partitionSize);
+    if (payload != null) {
       BinarySegmentUtils.copyToBytes(
-          payload.getSegments(), payload.getOffset(), target.getSegments()[0].getArray(), 0, size);
-      target.setTotalSize(size);
-      reuse.setPayload(target);
+          payload.getSegments(), payload.getOffset(), bytes, keySize + partitionSize, payloadSize);
     }
-    return reuse;
+    reuse.setOperation(from.getOperation());
+    reuse.setBucket(from.getBucket());
+    return attach(reuse, body, keySize, partitionSize, payload == null ? -1 : payloadSize);
   }
 
   @Override
@@ -85,11 +87,9 @@ public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
 
   @Override
   public void serialize(MortarRow row, DataOutputView out) throws IOException {
-    BinaryStringData key = row.getRecordKey();
-    BinaryStringData partition = row.getPartitionPath();
+    BinaryStringData key = materialized(row.getRecordKey());
+    BinaryStringData partition = materialized(row.getPartitionPath());
     BinaryRowData payload = row.getPayload();
-    key.ensureMaterialized();
-    partition.ensureMaterialized();
     boolean hasPartition = partition.getSizeInBytes() > 0;
     if (payload != null && payload.getArity() != payloadArity) {
       throw new IllegalArgumentException(
@@ -103,14 +103,21 @@ public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
     }
     out.writeByte(MortarRowWireFormat.header(row.getOperation(), hasPartition, payload != null));
     MortarRowWireFormat.writeVarInt(out, row.getBucket());
-    writeString(key, out);
+    MortarRowWireFormat.writeVarInt(out, key.getSizeInBytes());
     if (hasPartition) {
-      writeString(partition, out);
+      MortarRowWireFormat.writeVarInt(out, partition.getSizeInBytes());
     }
     if (payload != null) {
-      int size = payload.getSizeInBytes();
-      MortarRowWireFormat.writeVarInt(out, size);
-      BinarySegmentUtils.copyToView(payload.getSegments(), payload.getOffset(), size, out);
+      MortarRowWireFormat.writeVarInt(out, payload.getSizeInBytes());
+    }
+    BinarySegmentUtils.copyToView(key.getSegments(), key.getOffset(), key.getSizeInBytes(), out);
+    if (hasPartition) {
+      BinarySegmentUtils.copyToView(
+          partition.getSegments(), partition.getOffset(), partition.getSizeInBytes(), out);
+    }
+    if (payload != null) {
+      BinarySegmentUtils.copyToView(
+          payload.getSegments(), payload.getOffset(), payload.getSizeInBytes(), out);
     }
   }
 
@@ -122,37 +129,35 @@ public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
   @Override
   public MortarRow deserialize(MortarRow reuse, DataInputView in) throws IOException {
     int header = MortarRowWireFormat.readHeader(in);
-    reuse.setOperation(MortarRowWireFormat.operationOf(header));
-    reuse.setBucket(MortarRowWireFormat.readVarInt(in));
-    reuse.setRecordKey(readString(in, "record key"));
-    reuse.setPartitionPath(
+    int bucket = MortarRowWireFormat.readVarInt(in);
+    int keySize = MortarRowWireFormat.readLength(in, "record key");
+    int partitionSize =
         MortarRowWireFormat.hasPartition(header)
-            ? readString(in, "partition path")
-            : BinaryStringData.EMPTY_UTF8);
-    if (MortarRowWireFormat.hasPayload(header)) {
-      int size = MortarRowWireFormat.readLength(in, "payload");
-      BinaryRowData payload = payloadHolder(reuse.getPayload(), size);
-      in.readFully(payload.getSegments()[0].getArray(), 0, size);
-      payload.setTotalSize(size);
-      reuse.setPayload(payload);
-    } else {
-      reuse.setPayload(null);
-    }
-    return reuse;
+            ? MortarRowWireFormat.readLength(in, "partition path")
+            : 0;
+    int payloadSize =
+        MortarRowWireFormat.hasPayload(header) ? MortarRowWireFormat.readLength(in, "payload") : -1;
+    int bodySize = bodySize(keySize, partitionSize, Math.max(payloadSize, 0));
+    MemorySegment[] body = body(reuse, bodySize);
+    in.readFully(body[0].getArray(), 0, bodySize);
+    reuse.setOperation(MortarRowWireFormat.operationOf(header));
+    reuse.setBucket(bucket);
+    return attach(reuse, body, keySize, partitionSize, payloadSize);
   }
 
   @Override
   public void copy(DataInputView source, DataOutputView target) throws IOException {
     int header = MortarRowWireFormat.readHeader(source);
     target.writeByte(header);
-    MortarRowWireFormat.copyVarInt(source, target);
-    copyBytes(source, target, "record key");
+    MortarRowWireFormat.writeVarInt(target, MortarRowWireFormat.readVarInt(source));
+    long bodySize = copyLength(source, target, "record key");
     if (MortarRowWireFormat.hasPartition(header)) {
-      copyBytes(source, target, "partition path");
+      bodySize += copyLength(source, target, "partition path");
     }
     if (MortarRowWireFormat.hasPayload(header)) {
-      copyBytes(source, target, "payload");
+      bodySize += copyLength(source, target, "payload");
     }
+    target.write(source, bodySize(bodySize));
   }
 
   @Override
@@ -171,50 +176,72 @@ public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
     return payloadType.hashCode();
   }
 
-  private static BinaryStringData copyPartition(BinaryStringData partition) {
-    partition.ensureMaterialized();
-    return partition.getSizeInBytes() == 0 ? BinaryStringData.EMPTY_UTF8 : partition.copy();
+  private static BinaryStringData materialized(BinaryStringData string) {
+    string.ensureMaterialized();
+    return string;
   }
 
-  private static void writeString(BinaryStringData string, DataOutputView out) throws IOException {
-    int size = string.getSizeInBytes();
-    MortarRowWireFormat.writeVarInt(out, size);
-    BinarySegmentUtils.copyToView(string.getSegments(), string.getOffset(), size, out);
-  }
-
-  private static BinaryStringData readString(DataInputView in, String what) throws IOException {
-    int size = MortarRowWireFormat.readLength(in, what);
-    if (size == 0) {
-      return BinaryStringData.EMPTY_UTF8;
-    }
-    byte[] bytes = new byte[size];
-    in.readFully(bytes);
-    return BinaryStringData.fromBytes(bytes);
-  }
-
-  private static void copyBytes(DataInputView source, DataOutputView target, String what)
+  private static int copyLength(DataInputView source, DataOutputView target, String what)
       throws IOException {
     int size = MortarRowWireFormat.readLength(source, what);
     MortarRowWireFormat.writeVarInt(target, size);
-    target.write(source, size);
+    return size;
+  }
+
+  private static int bodySize(int keySize, int partitionSize, int payloadSize) {
+    return bodySize((long) keySize + partitionSize + payloadSize);
+  }
+
+  private static int bodySize(long size) {
+    if (size > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "MortarRow body of " + size + " bytes exceeds the 2 GiB a byte array holds");
+    }
+    return (int) size;
   }
 
   /**
-   * A payload row whose single heap segment at offset 0 holds at least {@code size} bytes: {@code
-   * reuse} itself when it qualifies, else a new row over a new array.
+   * One heap segment of at least {@code size} bytes, in a one-element array: the one {@code
+   * reuse}'s payload points into when it qualifies, else a new one.
    */
-  private BinaryRowData payloadHolder(@Nullable BinaryRowData reuse, int size) {
-    if (reuse != null && reuse.getArity() == payloadArity && reuse.getOffset() == 0) {
-      MemorySegment[] segments = reuse.getSegments();
+  private static MemorySegment[] body(MortarRow reuse, int size) {
+    BinaryRowData payload = reuse.getPayload();
+    if (payload != null) {
+      MemorySegment[] segments = payload.getSegments();
       if (segments != null
           && segments.length == 1
           && !segments[0].isOffHeap()
           && segments[0].size() >= size) {
-        return reuse;
+        return segments;
       }
     }
-    BinaryRowData row = new BinaryRowData(payloadArity);
-    row.pointTo(MemorySegmentFactory.wrap(new byte[size]), 0, size);
+    return new MemorySegment[] {MemorySegmentFactory.wrap(new byte[size])};
+  }
+
+  /**
+   * Points {@code row}'s key, partition path and payload at their places in {@code body}: key at 0,
+   * partition path after it, payload after that ({@code payloadSize} -1: no payload).
+   */
+  private MortarRow attach(
+      MortarRow row, MemorySegment[] body, int keySize, int partitionSize, int payloadSize) {
+    row.setRecordKey(
+        keySize == 0
+            ? BinaryStringData.EMPTY_UTF8
+            : BinaryStringData.fromAddress(body, 0, keySize));
+    row.setPartitionPath(
+        partitionSize == 0
+            ? BinaryStringData.EMPTY_UTF8
+            : BinaryStringData.fromAddress(body, keySize, partitionSize));
+    if (payloadSize < 0) {
+      row.setPayload(null);
+      return row;
+    }
+    BinaryRowData payload = row.getPayload();
+    if (payload == null || payload.getArity() != payloadArity) {
+      payload = new BinaryRowData(payloadArity);
+      row.setPayload(payload);
+    }
+    payload.pointTo(body, keySize + partitionSize, payloadSize);
     return row;
   }
 }

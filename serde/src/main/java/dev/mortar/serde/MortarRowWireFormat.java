@@ -10,33 +10,37 @@ import org.apache.flink.core.memory.DataOutputView;
  * calls the helpers here.
  *
  * <pre>
- * +--------+--------+---------+-----------+----------+-----------+---------+-----------+
- * | header | bucket | key len | key bytes | part len | partition | row len | row bytes |
- * | 1 byte | varint | varint  | UTF-8     | varint   | UTF-8     | varint  | BinaryRow |
- * +--------+--------+---------+-----------+----------+-----------+---------+-----------+
- *                                         '--- only if P is set --'- only if R is set -'
+ * +--------+--------+---------+----------+---------+-----------+-----------+-----------+
+ * | header | bucket | key len | part len | row len | key bytes | partition | row bytes |
+ * | 1 byte | varint | varint  | varint   | varint  | UTF-8     | UTF-8     | BinaryRow |
+ * +--------+--------+---------+----------+---------+-----------+-----------+-----------+
+ *                             '- if P --''- if R -''------------ body ----------------'
  *
  *  header bits:  7 6 5 4 3 2 1 0
  *               +-+-+-+-+-+-+-+-+
  *               |0|0|0|0|R|P| op|   op = Operation.code() (0 INSERT, 1 UPDATE, 2 DELETE)
- *               +-+-+-+-+-+-+-+-+   P  = the partition path is not empty (else nothing follows)
- *                                   R  = a payload row follows (else the payload is null)
+ *               +-+-+-+-+-+-+-+-+   P  = the partition path is not empty (else no length, 0 bytes)
+ *                                   R  = a payload row follows (else no length, payload is null)
  *                                   bits 4-7 are 0; a reader rejects anything else as corrupt
  * </pre>
  *
  * <ul>
+ *   <li>All lengths come before the body, so a reader knows the body size after the prefix and
+ *       reads the key, the partition path and the row with one {@code readFully} into one array
+ *       (which the three then share), and a stream copy moves the body with one {@code write}.
  *   <li>Varints are unsigned LEB128 over the int's 32 bits: 7 bits per byte, low group first, high
  *       bit set on every byte but the last. Values below 128 take one byte; a negative bucket takes
  *       five.
  *   <li>Key and partition path are the UTF-8 bytes of their {@code BinaryStringData}.
- *   <li>The payload is the {@code BinaryRowData} bytes exactly as they sit in the row's memory
- *       segments (null bits, fixed-length part, variable-length part). The arity is not written: it
- *       comes from the payload row type every serializer is built for.
+ *   <li>The row is the {@code BinaryRowData} bytes exactly as they sit in its memory segments (null
+ *       bits, fixed-length part, variable-length part). The arity is not written: it comes from the
+ *       payload row type every serializer is built for.
  * </ul>
  *
- * A Schema1 row with a 9-digit key in a non-partitioned table costs 1 + 1..3 + 1 + 9 + 2 + 176
- * bytes; Hudi 1.1's {@code HoodieFlinkInternalRowSerializer} spends a boolean, five strings (key,
- * partition, file id, instant, operation) and the row with a 4-byte length (rfc/0001-serde.md).
+ * A Schema1 row with an 8-digit key in a non-partitioned table costs 1 + 1 + 1 + 2 + 8 + 192 = 205
+ * bytes; Hudi 1.1's {@code HoodieFlinkInternalRowSerializer} spends a boolean, five strings with
+ * 4-byte lengths (key, partition, file id, instant, operation) and the row with a 4-byte length
+ * (figures in rfc/0001-serde.md).
  */
 public final class MortarRowWireFormat {
   /** Wire format version; {@link MortarRowSerializerSnapshot} records the version it wrote. */
@@ -111,13 +115,6 @@ public final class MortarRowWireFormat {
     }
     throw new IOException(
         "corrupt MortarRow varint: more than " + MAX_VARINT_BYTES + " bytes for a 32-bit value");
-  }
-
-  /** Reads a varint from {@code in}, writes the same bytes to {@code out}, returns the value. */
-  public static int copyVarInt(DataInputView in, DataOutputView out) throws IOException {
-    int value = readVarInt(in);
-    writeVarInt(out, value);
-    return value;
   }
 
   /** Reads a varint length and checks it is not negative (a corrupt or truncated stream). */

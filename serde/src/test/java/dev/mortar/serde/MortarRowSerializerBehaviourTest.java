@@ -6,13 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mortar.serde.testutil.RandomRows;
 import dev.mortar.serde.testutil.Seeds;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -74,13 +77,16 @@ class MortarRowSerializerBehaviourTest {
     byte[] bytes = serialize(row);
 
     int payloadSize = payload.getSizeInBytes();
-    assertThat(bytes).hasSize(1 + 2 + 1 + 2 + 1 + payloadSize);
-    assertThat(bytes[0]).isEqualTo((byte) (Operation.UPDATE.code() | 0b1000));
-    assertThat(bytes[1]).isEqualTo((byte) (0x80 | (300 & 0x7F)));
-    assertThat(bytes[2]).isEqualTo((byte) (300 >>> 7));
-    assertThat(bytes[3]).isEqualTo((byte) 2);
-    assertThat(new String(bytes, 4, 2, "UTF-8")).isEqualTo("42");
-    assertThat(bytes[6]).isEqualTo((byte) payloadSize);
+    assertThat(payloadSize).isEqualTo(24);
+    assertThat(bytes).hasSize(1 + 2 + 1 + 1 + 2 + payloadSize);
+    assertThat(bytes[0]).as("header: UPDATE, payload").isEqualTo((byte) 0b1001);
+    assertThat(bytes[1]).as("bucket low 7 bits").isEqualTo((byte) (0x80 | (300 & 0x7F)));
+    assertThat(bytes[2]).as("bucket high bits").isEqualTo((byte) (300 >>> 7));
+    assertThat(bytes[3]).as("key length").isEqualTo((byte) 2);
+    assertThat(bytes[4]).as("payload length").isEqualTo((byte) payloadSize);
+    assertThat(new String(bytes, 5, 2, StandardCharsets.UTF_8)).isEqualTo("42");
+    assertThat(Arrays.copyOfRange(bytes, 7, bytes.length))
+        .isEqualTo(BinarySegmentUtils.copyToBytes(payload.getSegments(), 0, payloadSize));
   }
 
   @Test
@@ -95,7 +101,7 @@ class MortarRowSerializerBehaviourTest {
     assertThat(serialize(row)).containsExactly(0b10, 1, 1, 'k');
 
     row.setPartitionPath(BinaryStringData.fromString("é"));
-    assertThat(serialize(row)).containsExactly(0b110, 1, 1, 'k', 2, (byte) 0xC3, (byte) 0xA9);
+    assertThat(serialize(row)).containsExactly(0b110, 1, 1, 2, 'k', (byte) 0xC3, (byte) 0xA9);
   }
 
   @Test
