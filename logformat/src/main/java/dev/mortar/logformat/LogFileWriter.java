@@ -1,0 +1,203 @@
+package dev.mortar.logformat;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Writes the log files of one file group for one instant — one flush — the way Hudi's append handle
+ * does: data blocks cut at {@link LogWriterOptions#maxBlockSizeBytes()}, then one delete block if
+ * there were deletes, all with the header {INSTANT_TIME, SCHEMA}.
+ *
+ * <p>Files are created lazily with {@code overwrite=false} through Hadoop's {@link FileSystem}, so
+ * an existing file — a previous flush, or the remains of a crashed attempt — is never appended to:
+ * the writer takes the next version instead. A file that has reached {@link
+ * LogWriterOptions#maxFileSizeBytes()} after a block is closed and the next version started. Each
+ * file is {@code hsync}ed before it is closed. A writer is used for one flush and then discarded.
+ */
+public final class LogFileWriter implements Closeable {
+  private final FileSystem fs;
+  private final Path partitionDir;
+  private final String partitionPath;
+  private final String fileId;
+  private final String instantTime;
+  private final String writeToken;
+  private final LogWriterOptions options;
+  private final Schema schema;
+  private final Schema schemaWithoutMetaFields;
+  private final byte[] header;
+  private final MetaFieldValues metaFields;
+  private final DataBlockBuilder dataBlock;
+  private final DeleteBlockBuilder deleteBlock;
+  private final BlockBuffer frame = new BlockBuffer(256);
+  private final List<LogFileStat> stats = new ArrayList<>();
+
+  private long seqCounter;
+  private FSDataOutputStream out;
+  private String fileName;
+  private int version;
+  private long fileBytes;
+  private long fileWrites;
+  private long fileDeletes;
+  private int fileBlocks;
+  private boolean finished;
+
+  public LogFileWriter(
+      FileSystem fs,
+      Path tableBasePath,
+      String partitionPath,
+      String fileId,
+      String instantTime,
+      String writeToken,
+      RowType rowType,
+      LogWriterOptions options) {
+    LogFileName.validate(fileId, instantTime, writeToken);
+    this.fs = fs;
+    this.partitionPath = partitionPath;
+    this.partitionDir =
+        partitionPath.isEmpty() ? tableBasePath : new Path(tableBasePath, partitionPath);
+    this.fileId = fileId;
+    this.instantTime = instantTime;
+    this.writeToken = writeToken;
+    this.options = options;
+    this.schema = AvroSchemas.of(rowType, options.avroRecordName(), options.metaFields());
+    this.schemaWithoutMetaFields = AvroSchemas.of(rowType, options.avroRecordName(), false);
+    this.header = LogBlockLayout.header(instantTime, schema.toString());
+    MetaFieldValues meta = new MetaFieldValues(instantTime, writeToken, partitionPath, fileId);
+    this.metaFields = options.metaFields() ? meta : null;
+    int initialCapacity = (int) Math.min(options.maxBlockSizeBytes() + 1024, 1 << 20);
+    this.dataBlock =
+        options.blockFormat() == LogBlockFormat.AVRO
+            ? new AvroBlockBuilder(rowType, metaFields, initialCapacity)
+            : new ParquetBlockBuilder(
+                rowType, schema, metaFields, options.parquetCodec(), initialCapacity);
+    this.deleteBlock = new DeleteBlockBuilder(meta.partitionPath());
+  }
+
+  /** The schema in every block's SCHEMA header (with meta fields when they are on). */
+  public Schema avroSchema() {
+    return schema;
+  }
+
+  /** The table schema without meta fields (what commit metadata's {@code schema} holds). */
+  public Schema avroSchemaWithoutMetaFields() {
+    return schemaWithoutMetaFields;
+  }
+
+  /**
+   * Adds a data record; its meta fields are derived (commit time, seqno, key, partition, fileId).
+   */
+  public void write(BinaryStringData recordKey, BinaryRowData row) throws IOException {
+    checkOpen();
+    dataBlock.add(recordKey, seqCounter++, row);
+    if (dataBlock.bufferedBytes() >= options.maxBlockSizeBytes()) {
+      flushDataBlock();
+    }
+  }
+
+  /** Adds a delete; all deletes go into one delete block after the data blocks. */
+  public void delete(BinaryStringData recordKey, OrderingValue ordering) {
+    checkOpen();
+    deleteBlock.add(recordKey, ordering);
+  }
+
+  /**
+   * Writes the pending data block and the delete block, syncs and closes the last file. Returns one
+   * stat per file written, oldest first (empty when nothing was written).
+   */
+  public List<LogFileStat> finish() throws IOException {
+    checkOpen();
+    if (dataBlock.recordCount() > 0) {
+      flushDataBlock();
+    }
+    int deletes = deleteBlock.count();
+    if (deletes > 0) {
+      writeBlock(LogBlockLayout.DELETE_BLOCK, deleteBlock.finishBlock(), 0, deletes);
+    }
+    closeFile();
+    finished = true;
+    return List.copyOf(stats);
+  }
+
+  /** Without {@link #finish()}: abandons the current file (closes it as it is). */
+  @Override
+  public void close() throws IOException {
+    finished = true;
+    if (out != null) {
+      FSDataOutputStream abandoned = out;
+      out = null;
+      abandoned.close();
+    }
+  }
+
+  private void flushDataBlock() throws IOException {
+    int records = dataBlock.recordCount();
+    writeBlock(options.blockFormat().blockType(), dataBlock.finishBlock(), records, 0);
+  }
+
+  private void writeBlock(int blockType, BlockBuffer content, long writes, long deletes)
+      throws IOException {
+    openIfNeeded();
+    fileBytes += LogBlockLayout.writeBlock(out, frame, blockType, header, content);
+    fileWrites += writes;
+    fileDeletes += deletes;
+    fileBlocks++;
+    if (fileBytes >= options.maxFileSizeBytes()) {
+      closeFile();
+    }
+  }
+
+  private void openIfNeeded() throws IOException {
+    if (out != null) {
+      return;
+    }
+    while (out == null) {
+      version++;
+      fileName = LogFileName.of(fileId, instantTime, version, writeToken);
+      try {
+        out = fs.create(new Path(partitionDir, fileName), false);
+      } catch (FileAlreadyExistsException exists) {
+        // Never append to an existing file (an earlier flush or a crashed attempt): next version.
+      }
+    }
+    fileBytes = 0;
+    fileWrites = 0;
+    fileDeletes = 0;
+    fileBlocks = 0;
+  }
+
+  private void closeFile() throws IOException {
+    if (out == null) {
+      return;
+    }
+    out.hsync();
+    out.close();
+    out = null;
+    stats.add(
+        new LogFileStat(
+            partitionPath,
+            fileId,
+            fileName,
+            version,
+            fileBytes,
+            fileWrites,
+            fileDeletes,
+            fileBlocks));
+  }
+
+  private void checkOpen() {
+    if (finished) {
+      throw new IllegalStateException(
+          "log writer for file group " + fileId + " at instant " + instantTime + " is finished");
+    }
+  }
+}

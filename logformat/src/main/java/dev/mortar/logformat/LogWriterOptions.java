@@ -1,0 +1,156 @@
+package dev.mortar.logformat;
+
+import java.util.Objects;
+
+/**
+ * Immutable options of a {@link LogFileWriter}. Defaults are Hudi 1.1's Flink defaults: 1 GiB files
+ * ({@code write.log.max.size}), 128 MiB blocks ({@code write.log_block.size}), Avro blocks, meta
+ * fields populated.
+ */
+public final class LogWriterOptions {
+  public static final long DEFAULT_MAX_FILE_SIZE_BYTES = 1L << 30;
+  public static final long DEFAULT_MAX_BLOCK_SIZE_BYTES = 128L << 20;
+  public static final String DEFAULT_AVRO_RECORD_NAME = "record";
+
+  private final long maxFileSizeBytes;
+  private final long maxBlockSizeBytes;
+  private final LogBlockFormat blockFormat;
+  private final ParquetCodec parquetCodec;
+  private final boolean metaFields;
+  private final String avroRecordName;
+
+  private LogWriterOptions(Builder builder) {
+    this.maxFileSizeBytes = builder.maxFileSizeBytes;
+    this.maxBlockSizeBytes = builder.maxBlockSizeBytes;
+    this.blockFormat = builder.blockFormat;
+    this.parquetCodec = builder.parquetCodec;
+    this.metaFields = builder.metaFields;
+    this.avroRecordName = builder.avroRecordName;
+  }
+
+  public static LogWriterOptions defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A file is closed and the next version started once it has reached this size. */
+  public long maxFileSizeBytes() {
+    return maxFileSizeBytes;
+  }
+
+  /** A data block is cut once its encoded content has reached this size. */
+  public long maxBlockSizeBytes() {
+    return maxBlockSizeBytes;
+  }
+
+  public LogBlockFormat blockFormat() {
+    return blockFormat;
+  }
+
+  public ParquetCodec parquetCodec() {
+    return parquetCodec;
+  }
+
+  /** Whether the five {@code _hoodie_*} meta fields are prepended and populated. */
+  public boolean metaFields() {
+    return metaFields;
+  }
+
+  /** Full name of the Avro record ({@code namespace.name}), e.g. {@code hoodie.t1.t1_record}. */
+  public String avroRecordName() {
+    return avroRecordName;
+  }
+
+  public Builder toBuilder() {
+    return builder()
+        .maxFileSizeBytes(maxFileSizeBytes)
+        .maxBlockSizeBytes(maxBlockSizeBytes)
+        .blockFormat(blockFormat)
+        .parquetCodec(parquetCodec)
+        .metaFields(metaFields)
+        .avroRecordName(avroRecordName);
+  }
+
+  @Override
+  public String toString() {
+    return "LogWriterOptions{maxFileSizeBytes="
+        + maxFileSizeBytes
+        + ", maxBlockSizeBytes="
+        + maxBlockSizeBytes
+        + ", blockFormat="
+        + blockFormat
+        + ", parquetCodec="
+        + parquetCodec
+        + ", metaFields="
+        + metaFields
+        + ", avroRecordName="
+        + avroRecordName
+        + '}';
+  }
+
+  /** Builder; {@link #build()} validates. */
+  public static final class Builder {
+    private long maxFileSizeBytes = DEFAULT_MAX_FILE_SIZE_BYTES;
+    private long maxBlockSizeBytes = DEFAULT_MAX_BLOCK_SIZE_BYTES;
+    private LogBlockFormat blockFormat = LogBlockFormat.AVRO;
+    private ParquetCodec parquetCodec = ParquetCodec.SNAPPY;
+    private boolean metaFields = true;
+    private String avroRecordName = DEFAULT_AVRO_RECORD_NAME;
+
+    private Builder() {}
+
+    public Builder maxFileSizeBytes(long value) {
+      this.maxFileSizeBytes = value;
+      return this;
+    }
+
+    public Builder maxBlockSizeBytes(long value) {
+      this.maxBlockSizeBytes = value;
+      return this;
+    }
+
+    public Builder blockFormat(LogBlockFormat value) {
+      this.blockFormat = Objects.requireNonNull(value, "blockFormat");
+      return this;
+    }
+
+    public Builder parquetCodec(ParquetCodec value) {
+      this.parquetCodec = Objects.requireNonNull(value, "parquetCodec");
+      return this;
+    }
+
+    public Builder metaFields(boolean value) {
+      this.metaFields = value;
+      return this;
+    }
+
+    public Builder avroRecordName(String value) {
+      this.avroRecordName = Objects.requireNonNull(value, "avroRecordName");
+      return this;
+    }
+
+    public LogWriterOptions build() {
+      if (maxFileSizeBytes <= 0) {
+        throw new IllegalArgumentException(
+            "maxFileSizeBytes must be positive, got " + maxFileSizeBytes);
+      }
+      // A block's length is read back as an int by Hudi; leave room for header and framing.
+      long blockLimit = Integer.MAX_VALUE - (64L << 20);
+      if (maxBlockSizeBytes <= 0 || maxBlockSizeBytes > blockLimit) {
+        throw new IllegalArgumentException(
+            "maxBlockSizeBytes must be in [1, "
+                + blockLimit
+                + "] (Hudi reads block lengths as int), got "
+                + maxBlockSizeBytes);
+      }
+      if (avroRecordName.isEmpty() || avroRecordName.endsWith(".")) {
+        throw new IllegalArgumentException(
+            "avroRecordName must be a non-empty Avro full name, got '" + avroRecordName + "'");
+      }
+      return new LogWriterOptions(this);
+    }
+  }
+}

@@ -1,0 +1,336 @@
+package dev.mortar.logformat;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.MapData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.MapType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Type.Repetition;
+import org.apache.parquet.schema.Types;
+
+/**
+ * Writes {@link RowData} (plus the meta field values set by {@link #setMetaValues}) as Parquet
+ * records in the layout parquet-avro produces for {@link AvroSchemas#of}, so Hudi's Avro-based
+ * Parquet reader reads them back: strings as {@code BINARY (STRING)}, decimals as {@code BINARY
+ * (DECIMAL)}, timestamps as {@code INT64 (TIMESTAMP)}, lists as the 3-level {@code list/element}
+ * group, maps as {@code key_value} groups. The Avro schema goes into the footer as {@code
+ * parquet.avro.schema}.
+ */
+final class RowDataWriteSupport extends WriteSupport<RowData> {
+  private final MessageType parquetSchema;
+  private final String avroSchemaJson;
+  private final boolean metaFields;
+  private final FieldWriter[] fieldWriters;
+  private final RowData.FieldGetter[] getters;
+  private final String[] names;
+  private final Binary[] metaValues = new Binary[AvroSchemas.META_FIELDS.size()];
+  private RecordConsumer consumer;
+
+  /** Writes one non-null value of a field. */
+  @FunctionalInterface
+  private interface FieldWriter {
+    void write(RecordConsumer consumer, Object value);
+  }
+
+  RowDataWriteSupport(
+      RowType rowType, String avroRecordName, String avroSchemaJson, boolean metaFields) {
+    this.avroSchemaJson = avroSchemaJson;
+    this.metaFields = metaFields;
+    Types.MessageTypeBuilder message = Types.buildMessage();
+    if (metaFields) {
+      for (String name : AvroSchemas.META_FIELDS) {
+        message.addField(
+            Types.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named(name));
+      }
+    }
+    List<RowType.RowField> fields = rowType.getFields();
+    for (RowType.RowField field : fields) {
+      message.addField(parquetType(field.getType(), field.getName()));
+    }
+    int dot = avroRecordName.lastIndexOf('.');
+    this.parquetSchema = message.named(avroRecordName.substring(dot + 1));
+    this.fieldWriters = new FieldWriter[fields.size()];
+    this.getters = new RowData.FieldGetter[fields.size()];
+    this.names = new String[fields.size()];
+    for (int i = 0; i < fields.size(); i++) {
+      LogicalType type = fields.get(i).getType();
+      fieldWriters[i] = writerFor(type);
+      getters[i] = RowData.createFieldGetter(type, i);
+      names[i] = fields.get(i).getName();
+    }
+  }
+
+  /** Meta field values of the next record, in {@link AvroSchemas#META_FIELDS} order. */
+  void setMetaValues(
+      Binary commitTime, Binary seqno, Binary recordKey, Binary partition, Binary fileId) {
+    metaValues[0] = commitTime;
+    metaValues[1] = seqno;
+    metaValues[2] = recordKey;
+    metaValues[3] = partition;
+    metaValues[4] = fileId;
+  }
+
+  @Override
+  public WriteContext init(Configuration configuration) {
+    return new WriteContext(parquetSchema, Map.of("parquet.avro.schema", avroSchemaJson));
+  }
+
+  @Override
+  public void prepareForWrite(RecordConsumer recordConsumer) {
+    this.consumer = recordConsumer;
+  }
+
+  @Override
+  public void write(RowData row) {
+    consumer.startMessage();
+    int index = 0;
+    if (metaFields) {
+      for (; index < metaValues.length; index++) {
+        String name = AvroSchemas.META_FIELDS.get(index);
+        consumer.startField(name, index);
+        consumer.addBinary(metaValues[index]);
+        consumer.endField(name, index);
+      }
+    }
+    writeFields(consumer, row, getters, fieldWriters, names, index);
+    consumer.endMessage();
+  }
+
+  private static void writeFields(
+      RecordConsumer consumer,
+      RowData row,
+      RowData.FieldGetter[] getters,
+      FieldWriter[] writers,
+      String[] names,
+      int firstIndex) {
+    for (int i = 0; i < getters.length; i++) {
+      Object value = getters[i].getFieldOrNull(row);
+      if (value != null) {
+        consumer.startField(names[i], firstIndex + i);
+        writers[i].write(consumer, value);
+        consumer.endField(names[i], firstIndex + i);
+      }
+    }
+  }
+
+  private static Type parquetType(LogicalType type, String name) {
+    Repetition repetition = type.isNullable() ? Repetition.OPTIONAL : Repetition.REQUIRED;
+    switch (type.getTypeRoot()) {
+      case BOOLEAN:
+        return Types.primitive(PrimitiveTypeName.BOOLEAN, repetition).named(name);
+      case TINYINT:
+      case SMALLINT:
+      case INTEGER:
+        return Types.primitive(PrimitiveTypeName.INT32, repetition).named(name);
+      case BIGINT:
+        return Types.primitive(PrimitiveTypeName.INT64, repetition).named(name);
+      case FLOAT:
+        return Types.primitive(PrimitiveTypeName.FLOAT, repetition).named(name);
+      case DOUBLE:
+        return Types.primitive(PrimitiveTypeName.DOUBLE, repetition).named(name);
+      case CHAR:
+      case VARCHAR:
+        return Types.primitive(PrimitiveTypeName.BINARY, repetition)
+            .as(LogicalTypeAnnotation.stringType())
+            .named(name);
+      case BINARY:
+      case VARBINARY:
+        return Types.primitive(PrimitiveTypeName.BINARY, repetition).named(name);
+      case DECIMAL:
+        DecimalType decimal = (DecimalType) type;
+        return Types.primitive(PrimitiveTypeName.BINARY, repetition)
+            .as(LogicalTypeAnnotation.decimalType(decimal.getScale(), decimal.getPrecision()))
+            .named(name);
+      case DATE:
+        return Types.primitive(PrimitiveTypeName.INT32, repetition)
+            .as(LogicalTypeAnnotation.dateType())
+            .named(name);
+      case TIME_WITHOUT_TIME_ZONE:
+        return Types.primitive(PrimitiveTypeName.INT32, repetition)
+            .as(LogicalTypeAnnotation.timeType(true, TimeUnit.MILLIS))
+            .named(name);
+      case TIMESTAMP_WITHOUT_TIME_ZONE:
+        return timestamp(((TimestampType) type).getPrecision(), true, repetition, name);
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return timestamp(((LocalZonedTimestampType) type).getPrecision(), false, repetition, name);
+      case ARRAY:
+        LogicalType element = ((ArrayType) type).getElementType();
+        return Types.buildGroup(repetition)
+            .as(LogicalTypeAnnotation.listType())
+            .addField(Types.repeatedGroup().addField(parquetType(element, "element")).named("list"))
+            .named(name);
+      case MAP:
+        MapType map = (MapType) type;
+        return Types.buildGroup(repetition)
+            .as(LogicalTypeAnnotation.mapType())
+            .addField(
+                Types.repeatedGroup()
+                    .addField(
+                        Types.required(PrimitiveTypeName.BINARY)
+                            .as(LogicalTypeAnnotation.stringType())
+                            .named("key"))
+                    .addField(parquetType(map.getValueType(), "value"))
+                    .named("key_value"))
+            .named(name);
+      case ROW:
+        GroupType group =
+            new GroupType(
+                repetition,
+                name,
+                ((RowType) type)
+                    .getFields().stream()
+                        .map(f -> parquetType(f.getType(), f.getName()))
+                        .toArray(Type[]::new));
+        return group;
+      default:
+        throw new IllegalArgumentException(
+            "field " + name + " of type " + type.asSummaryString() + " has no Parquet mapping");
+    }
+  }
+
+  private static Type timestamp(int precision, boolean utc, Repetition repetition, String name) {
+    TimeUnit unit = precision <= 3 ? TimeUnit.MILLIS : TimeUnit.MICROS;
+    return Types.primitive(PrimitiveTypeName.INT64, repetition)
+        .as(LogicalTypeAnnotation.timestampType(utc, unit))
+        .named(name);
+  }
+
+  private static FieldWriter writerFor(LogicalType type) {
+    switch (type.getTypeRoot()) {
+      case BOOLEAN:
+        return (c, v) -> c.addBoolean((Boolean) v);
+      case TINYINT:
+        return (c, v) -> c.addInteger((Byte) v);
+      case SMALLINT:
+        return (c, v) -> c.addInteger((Short) v);
+      case INTEGER:
+      case DATE:
+      case TIME_WITHOUT_TIME_ZONE:
+        return (c, v) -> c.addInteger((Integer) v);
+      case BIGINT:
+        return (c, v) -> c.addLong((Long) v);
+      case FLOAT:
+        return (c, v) -> c.addFloat((Float) v);
+      case DOUBLE:
+        return (c, v) -> c.addDouble((Double) v);
+      case CHAR:
+      case VARCHAR:
+        return (c, v) -> c.addBinary(Binary.fromConstantByteArray(((StringData) v).toBytes()));
+      case BINARY:
+      case VARBINARY:
+        return (c, v) -> c.addBinary(Binary.fromConstantByteArray((byte[]) v));
+      case DECIMAL:
+        return (c, v) ->
+            c.addBinary(
+                Binary.fromConstantByteArray(
+                    ((DecimalData) v).toBigDecimal().unscaledValue().toByteArray()));
+      case TIMESTAMP_WITHOUT_TIME_ZONE:
+        return timestampWriter(((TimestampType) type).getPrecision());
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return timestampWriter(((LocalZonedTimestampType) type).getPrecision());
+      case ARRAY:
+        LogicalType elementType = ((ArrayType) type).getElementType();
+        ArrayData.ElementGetter element = ArrayData.createElementGetter(elementType);
+        FieldWriter elementWriter = writerFor(elementType);
+        return (c, v) -> {
+          ArrayData array = (ArrayData) v;
+          c.startGroup();
+          if (array.size() > 0) {
+            c.startField("list", 0);
+            for (int i = 0; i < array.size(); i++) {
+              c.startGroup();
+              Object item = element.getElementOrNull(array, i);
+              if (item != null) {
+                c.startField("element", 0);
+                elementWriter.write(c, item);
+                c.endField("element", 0);
+              }
+              c.endGroup();
+            }
+            c.endField("list", 0);
+          }
+          c.endGroup();
+        };
+      case MAP:
+        MapType mapType = (MapType) type;
+        ArrayData.ElementGetter key = ArrayData.createElementGetter(mapType.getKeyType());
+        ArrayData.ElementGetter value = ArrayData.createElementGetter(mapType.getValueType());
+        FieldWriter keyWriter = writerFor(mapType.getKeyType());
+        FieldWriter valueWriter = writerFor(mapType.getValueType());
+        return (c, v) -> {
+          MapData map = (MapData) v;
+          ArrayData keys = map.keyArray();
+          ArrayData values = map.valueArray();
+          c.startGroup();
+          if (map.size() > 0) {
+            c.startField("key_value", 0);
+            for (int i = 0; i < map.size(); i++) {
+              c.startGroup();
+              c.startField("key", 0);
+              keyWriter.write(c, key.getElementOrNull(keys, i));
+              c.endField("key", 0);
+              Object item = value.getElementOrNull(values, i);
+              if (item != null) {
+                c.startField("value", 1);
+                valueWriter.write(c, item);
+                c.endField("value", 1);
+              }
+              c.endGroup();
+            }
+            c.endField("key_value", 0);
+          }
+          c.endGroup();
+        };
+      case ROW:
+        List<RowType.RowField> fields = ((RowType) type).getFields();
+        RowData.FieldGetter[] getters = new RowData.FieldGetter[fields.size()];
+        FieldWriter[] writers = new FieldWriter[fields.size()];
+        String[] names = new String[fields.size()];
+        for (int i = 0; i < fields.size(); i++) {
+          getters[i] = RowData.createFieldGetter(fields.get(i).getType(), i);
+          writers[i] = writerFor(fields.get(i).getType());
+          names[i] = fields.get(i).getName();
+        }
+        return (c, v) -> {
+          c.startGroup();
+          writeFields(c, (RowData) v, getters, writers, names, 0);
+          c.endGroup();
+        };
+      default:
+        throw new IllegalArgumentException(
+            "type " + type.asSummaryString() + " has no Parquet mapping");
+    }
+  }
+
+  private static FieldWriter timestampWriter(int precision) {
+    if (precision <= 3) {
+      return (c, v) -> c.addLong(((TimestampData) v).getMillisecond());
+    }
+    return (c, v) -> {
+      TimestampData ts = (TimestampData) v;
+      c.addLong(ts.getMillisecond() * 1000 + ts.getNanoOfMillisecond() / 1000);
+    };
+  }
+}
