@@ -1,0 +1,230 @@
+package dev.mortar.buffer;
+
+import static dev.mortar.buffer.RecordEntryLayout.ARITY_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.KEY_LENGTH_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.KEY_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.LIVE;
+import static dev.mortar.buffer.RecordEntryLayout.OPERATION_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.ORDERING_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.ROW_LENGTH_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.STATE_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.SUPERSEDED;
+
+import dev.mortar.serde.Operation;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+
+/**
+ * The records of one bucket between two flushes, as {@link RecordEntryLayout} entries in pages of a
+ * {@link PagePool}. Appending copies the key and row bytes into the pages; nothing is allocated per
+ * record.
+ *
+ * <p>With de-duplication on, only the latest record per key is kept: the one with the larger
+ * ordering value, and on equal values the later arrival (a delete is a record like any other). A
+ * record that loses is dropped. A winner of the same entry length overwrites the loser in place;
+ * otherwise it is appended and the loser is marked superseded. The key index is a {@link
+ * DedupIndex} in pages of the same pool.
+ *
+ * <p>{@link #append} is all or nothing: it first checks that the pool can give every page the
+ * record (and the index growth) needs, and only then writes. When it cannot, it returns {@code
+ * false} and the buffer is exactly as before; the caller flushes another buffer ({@link
+ * PagePool#largestBufferExcept}) and retries.
+ *
+ * <p>Not thread-safe; a cursor is invalidated by any change to the buffer.
+ */
+public final class BucketBuffer {
+  private final PagePool pool;
+  private final String ownerName;
+  private final boolean deduplicate;
+  private final PageList data;
+  private final DedupIndex index;
+  private final BufferCursor cursor;
+
+  /** The longest entry an empty pool can hold, next to the first page of the de-dup index. */
+  private final long maxEntryLength;
+
+  private long writeAddress;
+  private int recordCount;
+  private int modificationCount;
+  private boolean released;
+
+  BucketBuffer(PagePool pool, String ownerName, boolean deduplicate) {
+    this.pool = pool;
+    this.ownerName = ownerName;
+    this.deduplicate = deduplicate;
+    this.data = new PageList(pool, this);
+    this.index = deduplicate ? new DedupIndex(pool, this) : null;
+    this.cursor = new BufferCursor(this, data);
+    this.maxEntryLength = (long) (pool.maxPages() - (deduplicate ? 1 : 0)) * pool.pageSize();
+  }
+
+  /**
+   * Appends a record, or reports that the pool is full.
+   *
+   * @return {@code true} when the record is held (or, with de-duplication, lost to a newer one);
+   *     {@code false} when the pool has too few free pages, leaving this buffer unchanged
+   * @throws RecordTooLargeException when the record would not fit even into an empty pool
+   */
+  public boolean append(
+      BinaryStringData key, long orderingValue, Operation operation, BinaryRowData row) {
+    checkUsable();
+    key.ensureMaterialized();
+    int keyLength = key.getSizeInBytes();
+    int rowLength = row.getSizeInBytes();
+    long entryLength = RecordEntryLayout.entryLength(keyLength, rowLength);
+    if (entryLength > maxEntryLength) {
+      throw new RecordTooLargeException(
+          ownerName, entryLength, pool.pageSize(), pool.budgetBytes(), deduplicate);
+    }
+    if (!deduplicate) {
+      return appendEntry(entryLength, 0, key, orderingValue, operation, row) >= 0;
+    }
+    int hash = key.hashCode();
+    long slot = index.find(hash, key.getSegments(), key.getOffset(), keyLength, data);
+    if (!index.isOccupied(slot)) {
+      long entry =
+          appendEntry(entryLength, index.pagesToAddOneKey(), key, orderingValue, operation, row);
+      if (entry < 0) {
+        return false;
+      }
+      index.addNew(hash, entry);
+      return true;
+    }
+    long previous = index.entryAt(slot);
+    if (orderingValue < data.getLong(previous + ORDERING_OFFSET)) {
+      return true;
+    }
+    int previousRowLength = data.getInt(previous + ROW_LENGTH_OFFSET);
+    if (RecordEntryLayout.entryLength(keyLength, previousRowLength) == entryLength) {
+      writeEntry(previous, key, orderingValue, operation, row);
+      modificationCount++;
+      return true;
+    }
+    long entry = appendEntry(entryLength, 0, key, orderingValue, operation, row);
+    if (entry < 0) {
+      return false;
+    }
+    data.put(previous + STATE_OFFSET, SUPERSEDED);
+    recordCount--;
+    index.replace(slot, hash, entry);
+    return true;
+  }
+
+  /** Records a cursor will yield. */
+  public int recordCount() {
+    return recordCount;
+  }
+
+  /** Bytes of page memory this buffer holds (entries, padding, index, unused page tails). */
+  public long bytesHeld() {
+    return (long) pagesHeld() * pool.pageSize();
+  }
+
+  /** Pages this buffer holds, for the data and the de-dup index. */
+  public int pagesHeld() {
+    return data.pageCount() + (index == null ? 0 : index.pageCount());
+  }
+
+  public String ownerName() {
+    return ownerName;
+  }
+
+  public boolean isDeduplicating() {
+    return deduplicate;
+  }
+
+  /**
+   * The cursor over this buffer's records, reset to before the first one. There is one cursor per
+   * buffer: calling this again restarts it. Any append or clear invalidates it.
+   */
+  public BufferCursor cursor() {
+    checkUsable();
+    cursor.reset(writeAddress, modificationCount);
+    return cursor;
+  }
+
+  /** Gives every page back to the pool; the buffer is empty and usable again. */
+  public void clear() {
+    checkUsable();
+    data.releaseAll();
+    if (index != null) {
+      index.clear();
+    }
+    writeAddress = 0;
+    recordCount = 0;
+    modificationCount++;
+  }
+
+  /**
+   * Clears the buffer and removes it from the pool's owners; it cannot be used after. Releasing
+   * twice is a no-op, or an error in a strict pool.
+   */
+  public void release() {
+    if (released) {
+      if (pool.isStrict()) {
+        throw new IllegalStateException("buffer " + ownerName + " released twice");
+      }
+      return;
+    }
+    clear();
+    released = true;
+    pool.deregister(this);
+  }
+
+  int modificationCount() {
+    return modificationCount;
+  }
+
+  void checkUsable() {
+    if (released) {
+      throw new IllegalStateException("buffer " + ownerName + " used after release()");
+    }
+  }
+
+  /**
+   * Writes a new entry at the end if the pool can give its pages plus {@code extraPages}.
+   *
+   * @return the entry's address, or -1 when the pages are not available (nothing changed)
+   */
+  private long appendEntry(
+      long entryLength,
+      int extraPages,
+      BinaryStringData key,
+      long orderingValue,
+      Operation operation,
+      BinaryRowData row) {
+    int missing = data.pagesMissingFor(writeAddress + entryLength);
+    if (!pool.canAcquire(missing + extraPages)) {
+      return -1;
+    }
+    data.addPages(missing);
+    long entry = writeAddress;
+    writeEntry(entry, key, orderingValue, operation, row);
+    writeAddress += entryLength;
+    recordCount++;
+    modificationCount++;
+    return entry;
+  }
+
+  private void writeEntry(
+      long entry,
+      BinaryStringData key,
+      long orderingValue,
+      Operation operation,
+      BinaryRowData row) {
+    int keyLength = key.getSizeInBytes();
+    int rowLength = row.getSizeInBytes();
+    data.putInt(entry + KEY_LENGTH_OFFSET, keyLength);
+    data.putInt(entry + ROW_LENGTH_OFFSET, rowLength);
+    data.putLong(entry + ORDERING_OFFSET, orderingValue);
+    data.putInt(entry + ARITY_OFFSET, row.getArity());
+    data.put(entry + OPERATION_OFFSET, operation.code());
+    data.put(entry + STATE_OFFSET, LIVE);
+    data.copyFrom(key.getSegments(), key.getOffset(), entry + KEY_OFFSET, keyLength);
+    data.copyFrom(
+        row.getSegments(),
+        row.getOffset(),
+        entry + RecordEntryLayout.rowOffset(keyLength),
+        rowLength);
+  }
+}

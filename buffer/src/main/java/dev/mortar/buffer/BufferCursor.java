@@ -1,0 +1,142 @@
+package dev.mortar.buffer;
+
+import static dev.mortar.buffer.RecordEntryLayout.ARITY_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.KEY_LENGTH_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.KEY_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.LIVE;
+import static dev.mortar.buffer.RecordEntryLayout.OPERATION_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.ORDERING_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.ROW_LENGTH_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.STATE_OFFSET;
+
+import dev.mortar.serde.Operation;
+import java.util.ConcurrentModificationException;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+
+/**
+ * Walks the live entries of a {@link BucketBuffer} in the order they were written. {@link #key()}
+ * and {@link #row()} return the same objects after every {@link #next()}, re-pointed at the current
+ * entry: straight into the page when the bytes lie inside one page, else at a copy in a scratch
+ * area that grows to the largest spanning record and is then reused. Nothing is allocated per
+ * record.
+ */
+public final class BufferCursor {
+  private final BucketBuffer buffer;
+  private final PageList data;
+  private final MemorySegment[] keyPage = new MemorySegment[1];
+  private final MemorySegment[] rowPage = new MemorySegment[1];
+  private final BinaryStringData key = new BinaryStringData(keyPage, 0, 0);
+  private final Scratch keyScratch = new Scratch();
+  private final Scratch rowScratch = new Scratch();
+  private BinaryRowData row = new BinaryRowData(0);
+  private long nextEntry;
+  private long end;
+  private int expectedModificationCount;
+  private boolean onRecord;
+  private long orderingValue;
+  private Operation operation;
+
+  BufferCursor(BucketBuffer buffer, PageList data) {
+    this.buffer = buffer;
+    this.data = data;
+  }
+
+  void reset(long end, int modificationCount) {
+    this.nextEntry = 0;
+    this.end = end;
+    this.expectedModificationCount = modificationCount;
+    this.onRecord = false;
+  }
+
+  /** Moves to the next record; {@code false} when there is none. */
+  public boolean next() {
+    if (buffer.modificationCount() != expectedModificationCount) {
+      throw new ConcurrentModificationException(
+          "buffer " + buffer.ownerName() + " changed since cursor() was called");
+    }
+    while (nextEntry < end) {
+      long entry = nextEntry;
+      int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
+      int rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
+      nextEntry += RecordEntryLayout.entryLength(keyLength, rowLength);
+      if (data.get(entry + STATE_OFFSET) == LIVE) {
+        load(entry, keyLength, rowLength);
+        return onRecord = true;
+      }
+    }
+    return onRecord = false;
+  }
+
+  /** The current record's key; the same object after every {@link #next()}. */
+  public BinaryStringData key() {
+    checkOnRecord();
+    return key;
+  }
+
+  public long orderingValue() {
+    checkOnRecord();
+    return orderingValue;
+  }
+
+  public Operation operation() {
+    checkOnRecord();
+    return operation;
+  }
+
+  /** The current record's row; the same object after every {@link #next()} of the same arity. */
+  public BinaryRowData row() {
+    checkOnRecord();
+    return row;
+  }
+
+  private void load(long entry, int keyLength, int rowLength) {
+    orderingValue = data.getLong(entry + ORDERING_OFFSET);
+    operation = Operation.ofCode(data.get(entry + OPERATION_OFFSET));
+    int arity = data.getInt(entry + ARITY_OFFSET);
+    if (row.getArity() != arity) {
+      row = new BinaryRowData(arity);
+    }
+    long keyAddress = entry + KEY_OFFSET;
+    key.setJavaObject(null);
+    if (liesInOnePage(keyAddress, keyLength)) {
+      keyPage[0] = data.pageOf(keyAddress);
+      key.getBinarySection().pointTo(keyPage, data.offsetIn(keyAddress), keyLength);
+    } else {
+      key.getBinarySection().pointTo(keyScratch.copy(data, keyAddress, keyLength), 0, keyLength);
+    }
+    long rowAddress = entry + RecordEntryLayout.rowOffset(keyLength);
+    if (liesInOnePage(rowAddress, rowLength)) {
+      rowPage[0] = data.pageOf(rowAddress);
+      row.pointTo(rowPage, data.offsetIn(rowAddress), rowLength);
+    } else {
+      row.pointTo(rowScratch.copy(data, rowAddress, rowLength), 0, rowLength);
+    }
+  }
+
+  /** Empty ranges go to the scratch area: their address may be the end of the last page. */
+  private boolean liesInOnePage(long address, int length) {
+    return length > 0 && data.inOnePage(address, length);
+  }
+
+  private void checkOnRecord() {
+    if (!onRecord) {
+      throw new IllegalStateException("cursor is not on a record: call next() first");
+    }
+  }
+
+  /** A reusable heap copy of a key or row that spans pages; grows in powers of two. */
+  private static final class Scratch {
+    private final MemorySegment[] segments = {MemorySegmentFactory.wrap(new byte[64])};
+
+    MemorySegment[] copy(PageList data, long address, int length) {
+      if (segments[0].size() < length) {
+        segments[0] = MemorySegmentFactory.wrap(new byte[Integer.highestOneBit(length - 1) << 1]);
+      }
+      data.copyTo(address, segments[0], length);
+      return segments;
+    }
+  }
+}

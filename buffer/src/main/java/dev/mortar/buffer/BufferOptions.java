@@ -1,0 +1,32 @@
+package dev.mortar.buffer;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
+
+/** The options of the write buffer, read where a write task builds its {@link PagePool}. */
+public final class BufferOptions {
+  public static final ConfigOption<MemorySize> MEMORY =
+      ConfigOptions.key("buffer.memory")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(256))
+          .withDescription(
+              "Page memory of one write task for the records between two flushes, over all its"
+                  + " buckets. When it is full, the largest other bucket is flushed.");
+
+  public static final ConfigOption<MemorySize> PAGE_SIZE =
+      ConfigOptions.key("buffer.page-size")
+          .memoryType()
+          .defaultValue(MemorySize.parse("64kb"))
+          .withDescription(
+              "Size of one buffer page, a power of two of at least 64 bytes. Records may span"
+                  + " pages; a record inside one page is read without a copy.");
+
+  public static final ConfigOption<Boolean> OFF_HEAP =
+      ConfigOptions.key("buffer.off-heap")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription("Allocate buffer pages outside the Java heap.");
+
+  private BufferOptions() {}
+}

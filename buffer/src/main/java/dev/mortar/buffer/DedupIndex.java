@@ -1,0 +1,153 @@
+package dev.mortar.buffer;
+
+import org.apache.flink.core.memory.MemorySegment;
+
+/**
+ * The de-duplication index of one {@link BucketBuffer}: an open-addressing hash table (linear
+ * probing) from record key to the address of the key's live entry, stored in pages of the pool, so
+ * it costs no Java object per record and its memory counts against the pool's budget.
+ *
+ * <pre>
+ *  slot (int64):  63            32 31                    0
+ *                 +----------------+----------------------+
+ *                 | key hash       | entry address / 8 + 1|     0 = empty slot
+ *                 +----------------+----------------------+
+ * </pre>
+ *
+ * The table has a power-of-two number of slots, at least one page's worth; it doubles when it would
+ * become more than {@link #MAX_LOAD_PERCENT}% full. Growth takes the new pages before it gives the
+ * old ones back, so {@link #pagesToAddOneKey()} reports the full need up front. Keys are never
+ * removed one by one: a newer entry for a key replaces the address in its slot.
+ */
+final class DedupIndex {
+  static final int MAX_LOAD_PERCENT = 75;
+  private static final int SLOT_BYTES = 8;
+
+  private final PagePool pool;
+  private final BucketBuffer owner;
+  private PageList table;
+  private long slotMask;
+  private long keys;
+
+  DedupIndex(PagePool pool, BucketBuffer owner) {
+    this.pool = pool;
+    this.owner = owner;
+    this.table = new PageList(pool, owner);
+  }
+
+  int pageCount() {
+    return table.pageCount();
+  }
+
+  /** Pages the pool must provide so that one more key can be added. */
+  int pagesToAddOneKey() {
+    if (table.pageCount() == 0) {
+      return 1;
+    }
+    return needsGrowth() ? table.pageCount() * 2 : 0;
+  }
+
+  /**
+   * The slot where {@code hash}/key is, or the empty slot where it would go; check with {@link
+   * #isOccupied(long)}. Keys are compared against the key bytes of the entries in {@code data}.
+   */
+  long find(int hash, MemorySegment[] key, int keyOffset, int keyLength, PageList data) {
+    if (table.pageCount() == 0) {
+      return -1;
+    }
+    long slot = hash & slotMask;
+    while (true) {
+      long value = table.getLong(slot * SLOT_BYTES);
+      if (value == 0) {
+        return slot;
+      }
+      if ((int) (value >>> 32) == hash) {
+        long entry = entryAddress(value);
+        if (data.getInt(entry + RecordEntryLayout.KEY_LENGTH_OFFSET) == keyLength
+            && data.bytesEqual(entry + RecordEntryLayout.KEY_OFFSET, key, keyOffset, keyLength)) {
+          return slot;
+        }
+      }
+      slot = (slot + 1) & slotMask;
+    }
+  }
+
+  boolean isOccupied(long slot) {
+    return slot >= 0 && table.getLong(slot * SLOT_BYTES) != 0;
+  }
+
+  /** The entry address stored in an occupied slot. */
+  long entryAt(long slot) {
+    return entryAddress(table.getLong(slot * SLOT_BYTES));
+  }
+
+  /** Points an occupied slot at a newer entry of the same key. */
+  void replace(long slot, int hash, long entry) {
+    table.putLong(slot * SLOT_BYTES, slotValue(hash, entry));
+  }
+
+  /**
+   * Adds a key that {@link #find} did not find. Takes pages from the pool when the table is created
+   * or grows; the caller has checked {@link #pagesToAddOneKey()} pages are available.
+   */
+  void addNew(int hash, long entry) {
+    if (table.pageCount() == 0) {
+      table.addPages(1);
+      clearTable(table);
+      slotMask = table.capacity() / SLOT_BYTES - 1;
+    } else if (needsGrowth()) {
+      grow();
+    }
+    insert(table, slotMask, slotValue(hash, entry));
+    keys++;
+  }
+
+  /** Gives every page back; the index is empty and reusable after. */
+  void clear() {
+    table.releaseAll();
+    slotMask = 0;
+    keys = 0;
+  }
+
+  private boolean needsGrowth() {
+    return (keys + 1) * 100 > (slotMask + 1) * MAX_LOAD_PERCENT;
+  }
+
+  private void grow() {
+    PageList bigger = new PageList(pool, owner);
+    bigger.addPages(table.pageCount() * 2);
+    clearTable(bigger);
+    long biggerMask = bigger.capacity() / SLOT_BYTES - 1;
+    for (long slot = 0; slot <= slotMask; slot++) {
+      long value = table.getLong(slot * SLOT_BYTES);
+      if (value != 0) {
+        insert(bigger, biggerMask, value);
+      }
+    }
+    table.releaseAll();
+    table = bigger;
+    slotMask = biggerMask;
+  }
+
+  private static void insert(PageList into, long mask, long value) {
+    long slot = (value >>> 32) & mask;
+    while (into.getLong(slot * SLOT_BYTES) != 0) {
+      slot = (slot + 1) & mask;
+    }
+    into.putLong(slot * SLOT_BYTES, value);
+  }
+
+  private static void clearTable(PageList pages) {
+    for (long address = 0; address < pages.capacity(); address += SLOT_BYTES) {
+      pages.putLong(address, 0);
+    }
+  }
+
+  private static long slotValue(int hash, long entry) {
+    return ((long) hash << 32) | ((entry / RecordEntryLayout.ALIGNMENT) + 1);
+  }
+
+  private static long entryAddress(long slotValue) {
+    return ((slotValue & 0xFFFF_FFFFL) - 1) * RecordEntryLayout.ALIGNMENT;
+  }
+}

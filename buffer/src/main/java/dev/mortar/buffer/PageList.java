@@ -1,0 +1,151 @@
+package dev.mortar.buffer;
+
+import java.util.Arrays;
+import org.apache.flink.core.memory.MemorySegment;
+
+/**
+ * The pages one owner holds, seen as one logical address space: address {@code a} is byte {@code a
+ * & pageMask} of page {@code a >>> pageShift}. Reads and writes that fit in one page take one
+ * access; byte ranges may span pages. Pages come from and go back to the {@link PagePool}; the
+ * caller checks {@link PagePool#canAcquire(int)} first, so {@link #addPages(int)} cannot fail
+ * halfway.
+ */
+final class PageList {
+  private final PagePool pool;
+  private final BucketBuffer owner;
+  private final int pageShift;
+  private final int pageMask;
+  private MemorySegment[] pages = new MemorySegment[4];
+  private int pageCount;
+
+  PageList(PagePool pool, BucketBuffer owner) {
+    this.pool = pool;
+    this.owner = owner;
+    this.pageShift = Integer.numberOfTrailingZeros(pool.pageSize());
+    this.pageMask = pool.pageSize() - 1;
+  }
+
+  int pageCount() {
+    return pageCount;
+  }
+
+  /** Bytes addressable with the pages held. */
+  long capacity() {
+    return (long) pageCount << pageShift;
+  }
+
+  /** Pages to add so that bytes {@code [0, end)} are addressable. */
+  int pagesMissingFor(long end) {
+    long needed = (end + pageMask) >>> pageShift;
+    return (int) Math.max(0, needed - pageCount);
+  }
+
+  /** Takes {@code count} pages from the pool; the caller has checked they are available. */
+  void addPages(int count) {
+    for (int i = 0; i < count; i++) {
+      if (pageCount == pages.length) {
+        pages = Arrays.copyOf(pages, pages.length * 2);
+      }
+      pages[pageCount++] = pool.acquirePage(owner);
+    }
+  }
+
+  /** Returns every page to the pool. */
+  void releaseAll() {
+    for (int i = 0; i < pageCount; i++) {
+      pool.releasePage(owner, pages[i]);
+      pages[i] = null;
+    }
+    pageCount = 0;
+  }
+
+  MemorySegment pageOf(long address) {
+    return pages[(int) (address >>> pageShift)];
+  }
+
+  int offsetIn(long address) {
+    return (int) (address & pageMask);
+  }
+
+  /** Whether {@code [address, address + length)} lies inside one page. */
+  boolean inOnePage(long address, int length) {
+    return (address & pageMask) + length <= pageMask + 1L;
+  }
+
+  int getInt(long address) {
+    return pageOf(address).getInt(offsetIn(address));
+  }
+
+  long getLong(long address) {
+    return pageOf(address).getLong(offsetIn(address));
+  }
+
+  byte get(long address) {
+    return pageOf(address).get(offsetIn(address));
+  }
+
+  void putInt(long address, int value) {
+    pageOf(address).putInt(offsetIn(address), value);
+  }
+
+  void putLong(long address, long value) {
+    pageOf(address).putLong(offsetIn(address), value);
+  }
+
+  void put(long address, byte value) {
+    pageOf(address).put(offsetIn(address), value);
+  }
+
+  /**
+   * Copies {@code length} bytes of {@code source} (segments of equal size, as Flink's binary
+   * formats use them) starting at {@code sourceOffset} to {@code address}.
+   */
+  void copyFrom(MemorySegment[] source, int sourceOffset, long address, int length) {
+    if (length == 0) {
+      return; // an empty key or row may come with an empty segment
+    }
+    int sourceSegmentSize = source[0].size();
+    int segment = sourceOffset / sourceSegmentSize;
+    int inSegment = sourceOffset % sourceSegmentSize;
+    while (length > 0) {
+      int chunk =
+          Math.min(
+              length, Math.min(sourceSegmentSize - inSegment, pageMask + 1 - offsetIn(address)));
+      source[segment].copyTo(inSegment, pageOf(address), offsetIn(address), chunk);
+      length -= chunk;
+      address += chunk;
+      inSegment += chunk;
+      if (inSegment == sourceSegmentSize) {
+        segment++;
+        inSegment = 0;
+      }
+    }
+  }
+
+  /** Copies {@code length} bytes at {@code address} into {@code target} from offset 0. */
+  void copyTo(long address, MemorySegment target, int length) {
+    int targetOffset = 0;
+    while (length > 0) {
+      int chunk = Math.min(length, pageMask + 1 - offsetIn(address));
+      pageOf(address).copyTo(offsetIn(address), target, targetOffset, chunk);
+      length -= chunk;
+      address += chunk;
+      targetOffset += chunk;
+    }
+  }
+
+  /** Whether the {@code length} bytes at {@code address} equal those of {@code other}. */
+  boolean bytesEqual(long address, MemorySegment[] other, int otherOffset, int length) {
+    if (other.length == 1 && inOnePage(address, length)) {
+      return pageOf(address).equalTo(other[0], offsetIn(address), otherOffset, length);
+    }
+    int otherSegmentSize = other[0].size();
+    for (int i = 0; i < length; i++) {
+      int position = otherOffset + i;
+      if (get(address + i) != other[position / otherSegmentSize].get(position % otherSegmentSize)) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

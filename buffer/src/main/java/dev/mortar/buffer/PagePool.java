@@ -1,0 +1,222 @@
+package dev.mortar.buffer;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+
+/**
+ * The pages of one write task: fixed-size Flink {@link MemorySegment}s (heap or off-heap), at most
+ * {@code budgetBytes / pageSize} of them, created lazily and reused after release, so in steady
+ * state no page goes back to the garbage collector.
+ *
+ * <p>Every page is held by an owner, a {@link BucketBuffer} made by {@link #newBuffer}. The pool
+ * names the largest other owner when memory runs out ({@link #largestBufferExcept}) and refuses to
+ * {@link #close()} while any owner still holds pages.
+ *
+ * <p>Strict mode (for tests) tracks which owner holds each page: giving a page back twice or by the
+ * wrong owner throws at once, and a released page is freed instead of reused, so any later access
+ * through a stale row or key throws {@code IllegalStateException("segment has been freed")}.
+ *
+ * <p>Not thread-safe: one pool belongs to one write task thread.
+ */
+public final class PagePool implements AutoCloseable {
+  /** Largest budget the 32-bit entry addresses of the de-dup index can cover (32 GiB). */
+  static final long MAX_BUDGET_BYTES = (1L << 32) * RecordEntryLayout.ALIGNMENT;
+
+  private final int pageSize;
+  private final long budgetBytes;
+  private final int maxPages;
+  private final boolean offHeap;
+  private final boolean strict;
+  private final ArrayDeque<MemorySegment> freePages = new ArrayDeque<>();
+  private final List<BucketBuffer> owners = new ArrayList<>();
+  private final Map<MemorySegment, BucketBuffer> holderOfPage;
+  private int pagesCreated;
+  private int pagesInUse;
+  private boolean closed;
+
+  /**
+   * @param pageSize bytes per page: a power of two, at least {@value
+   *     RecordEntryLayout#MIN_PAGE_SIZE}
+   * @param budgetBytes the most page memory this pool may hold; at least one page
+   * @param offHeap pages outside the Java heap (unsafe memory) instead of {@code byte[]}
+   * @param strict check page ownership and free released pages (tests)
+   */
+  public PagePool(int pageSize, long budgetBytes, boolean offHeap, boolean strict) {
+    if (pageSize < RecordEntryLayout.MIN_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
+      throw new IllegalArgumentException(
+          "page size must be a power of two of at least "
+              + RecordEntryLayout.MIN_PAGE_SIZE
+              + " bytes, got "
+              + pageSize);
+    }
+    if (budgetBytes < pageSize || budgetBytes > MAX_BUDGET_BYTES) {
+      throw new IllegalArgumentException(
+          "buffer budget must hold at least one page ("
+              + pageSize
+              + " bytes) and at most "
+              + MAX_BUDGET_BYTES
+              + " bytes, got "
+              + budgetBytes);
+    }
+    this.pageSize = pageSize;
+    this.budgetBytes = budgetBytes;
+    this.maxPages = (int) Math.min(Integer.MAX_VALUE, budgetBytes / pageSize);
+    this.offHeap = offHeap;
+    this.strict = strict;
+    this.holderOfPage = strict ? new IdentityHashMap<>() : null;
+  }
+
+  public int pageSize() {
+    return pageSize;
+  }
+
+  public long budgetBytes() {
+    return budgetBytes;
+  }
+
+  /** Pages the budget allows in total. */
+  public int maxPages() {
+    return maxPages;
+  }
+
+  /** Pages held by owners right now. */
+  public int pagesInUse() {
+    return pagesInUse;
+  }
+
+  /** Pages allocated and not yet freed, held or free: stays flat in steady state. */
+  int pagesCreated() {
+    return pagesCreated;
+  }
+
+  public boolean isOffHeap() {
+    return offHeap;
+  }
+
+  /** A new, empty buffer owned by {@code ownerName} (one per bucket), drawing pages from here. */
+  public BucketBuffer newBuffer(String ownerName, boolean deduplicate) {
+    checkOpen();
+    BucketBuffer buffer = new BucketBuffer(this, ownerName, deduplicate);
+    owners.add(buffer);
+    return buffer;
+  }
+
+  /** The owner other than {@code self} holding the most pages, if any other holds a page. */
+  public Optional<BucketBuffer> largestBufferExcept(BucketBuffer self) {
+    BucketBuffer largest = null;
+    for (BucketBuffer owner : owners) {
+      if (owner != self
+          && owner.pagesHeld() > 0
+          && (largest == null || owner.pagesHeld() > largest.pagesHeld())) {
+        largest = owner;
+      }
+    }
+    return Optional.ofNullable(largest);
+  }
+
+  /**
+   * Frees every page. Fails, naming each owner and the pages it holds, while any page is still
+   * held: a leak is a bug to fix, not to hide.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    if (pagesInUse > 0) {
+      StringBuilder holders = new StringBuilder();
+      for (BucketBuffer owner : owners) {
+        if (owner.pagesHeld() > 0) {
+          holders.append(holders.length() == 0 ? "" : ", ");
+          holders.append(owner.ownerName()).append(" holds ").append(owner.pagesHeld());
+        }
+      }
+      throw new IllegalStateException(
+          "page pool closed with "
+              + pagesInUse
+              + " of "
+              + pagesCreated
+              + " pages ("
+              + pageSize
+              + " bytes each) still held: "
+              + holders
+              + ". Release or clear every BucketBuffer before closing the pool.");
+    }
+    closed = true;
+    for (MemorySegment page : freePages) {
+      page.free();
+    }
+    freePages.clear();
+    owners.clear();
+  }
+
+  /** Whether {@code pages} more pages can be handed out now. */
+  boolean canAcquire(int pages) {
+    return pages <= maxPages - pagesInUse;
+  }
+
+  /** One page for {@code owner}; the caller has checked {@link #canAcquire}. */
+  MemorySegment acquirePage(BucketBuffer owner) {
+    if (pagesInUse >= maxPages) {
+      throw new IllegalStateException(
+          "page pool exhausted: all " + maxPages + " pages in use (caller must check first)");
+    }
+    MemorySegment page = freePages.pollFirst();
+    if (page == null) {
+      page =
+          offHeap
+              ? MemorySegmentFactory.allocateOffHeapUnsafeMemory(pageSize)
+              : MemorySegmentFactory.allocateUnpooledSegment(pageSize);
+      pagesCreated++;
+    }
+    pagesInUse++;
+    if (strict) {
+      holderOfPage.put(page, owner);
+    }
+    return page;
+  }
+
+  void releasePage(BucketBuffer owner, MemorySegment page) {
+    if (strict) {
+      BucketBuffer holder = holderOfPage.remove(page);
+      if (holder != owner) {
+        if (holder != null) {
+          holderOfPage.put(page, holder);
+        }
+        throw new IllegalStateException(
+            "page released by "
+                + owner.ownerName()
+                + " but "
+                + (holder == null
+                    ? "no owner holds it (released twice?)"
+                    : holder.ownerName() + " holds it"));
+      }
+      page.free();
+      pagesCreated--;
+    } else {
+      freePages.addFirst(page);
+    }
+    pagesInUse--;
+  }
+
+  /** A buffer gave back its pages and will not take any again. */
+  void deregister(BucketBuffer owner) {
+    owners.remove(owner);
+  }
+
+  boolean isStrict() {
+    return strict;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("page pool is closed");
+    }
+  }
+}

@@ -1,0 +1,176 @@
+package dev.mortar.buffer;
+
+import static dev.mortar.buffer.TestRows.bytesOf;
+import static dev.mortar.buffer.TestRows.rowOfSize;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mortar.serde.Operation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** De-duplication rules, the all-or-nothing append, and the too-large record. */
+class BucketBufferTest {
+  private static final int PAGE = 256;
+  private final PagePool pool = new PagePool(PAGE, 64 * PAGE, false, true);
+
+  @AfterEach
+  void poolBalances() {
+    pool.close();
+  }
+
+  @Test
+  void deduplicationKeepsTheLargestOrderingAndOnTiesTheLaterArrival() {
+    BucketBuffer buffer = pool.newBuffer("dedup", true);
+    append(buffer, "a", 5, Operation.INSERT, 1);
+    append(buffer, "a", 4, Operation.UPDATE, 2); // smaller ordering: loses
+    append(buffer, "b", 0, Operation.INSERT, 3);
+    append(buffer, "b", 0, Operation.UPDATE, 4); // equal ordering: later arrival wins
+    append(buffer, "c", 1, Operation.INSERT, 5);
+    append(buffer, "c", 2, Operation.DELETE, 6); // a delete is a record like any other
+    append(buffer, "d", 3, Operation.DELETE, 7);
+    append(buffer, "d", 3, Operation.INSERT, 8);
+
+    assertThat(buffer.recordCount()).isEqualTo(4);
+    assertThat(contents(buffer))
+        .containsOnly(
+            Map.entry("a", "5/INSERT/1"),
+            Map.entry("b", "0/UPDATE/4"),
+            Map.entry("c", "2/DELETE/6"),
+            Map.entry("d", "3/INSERT/8"));
+    buffer.release();
+  }
+
+  @Test
+  void winnerOfTheSameLengthOverwritesInPlaceOtherwiseTheLoserIsSuperseded() {
+    BucketBuffer buffer = pool.newBuffer("dedup", true);
+    append(buffer, "key", 1, Operation.INSERT, rowOfSize(200, (byte) 1));
+    int pages = buffer.pagesHeld();
+    for (int i = 2; i < 100; i++) {
+      append(buffer, "key", i, Operation.UPDATE, rowOfSize(200, (byte) i));
+    }
+    assertThat(buffer.pagesHeld()).as("same-length updates reuse the entry").isEqualTo(pages);
+
+    append(buffer, "key", 100, Operation.UPDATE, rowOfSize(600, (byte) 100));
+    assertThat(buffer.pagesHeld()).isGreaterThan(pages);
+    assertThat(buffer.recordCount()).isEqualTo(1);
+    BufferCursor cursor = buffer.cursor();
+    assertThat(cursor.next()).isTrue();
+    assertThat(cursor.orderingValue()).isEqualTo(100);
+    assertThat(bytesOf(cursor.row())).isEqualTo(bytesOf(rowOfSize(600, (byte) 100)));
+    assertThat(cursor.next()).isFalse();
+    buffer.release();
+  }
+
+  @Test
+  void indexGrowsOverManyKeysAndFindsEveryOne() {
+    try (PagePool big = new PagePool(PAGE, 16384 * PAGE, true, false)) {
+      BucketBuffer buffer = big.newBuffer("many", true);
+      int keys = 20_000;
+      for (int round = 0; round < 2; round++) {
+        for (int k = 0; k < keys; k++) {
+          append(buffer, "key-" + k, round, Operation.UPDATE, 10 * round + k % 7);
+        }
+      }
+      assertThat(buffer.recordCount()).isEqualTo(keys);
+      Map<String, String> contents = contents(buffer);
+      assertThat(contents).hasSize(keys);
+      for (int k = 0; k < keys; k++) {
+        assertThat(contents.get("key-" + k)).isEqualTo("1/UPDATE/" + (10 + k % 7));
+      }
+      buffer.release();
+    }
+  }
+
+  @Test
+  void fullAppendLeavesTheBufferExactlyAsItWas() {
+    for (boolean deduplicate : new boolean[] {false, true}) {
+      BucketBuffer other = pool.newBuffer("other", false);
+      BucketBuffer buffer = pool.newBuffer("self", deduplicate);
+      PagePoolTest.fillPages(other, 20);
+      int i = 0;
+      BinaryRowData row = rowOfSize(96, (byte) 0);
+      while (buffer.append(BinaryStringData.fromString("k" + i), i, Operation.INSERT, row)) {
+        i++;
+      }
+      int records = buffer.recordCount();
+      int pages = buffer.pagesHeld();
+      int inUse = pool.pagesInUse();
+      List<String> before = arrivals(buffer);
+
+      BinaryStringData failedKey = BinaryStringData.fromString("k" + i);
+      assertThat(buffer.append(failedKey, i, Operation.INSERT, row)).isFalse();
+      assertThat(buffer.recordCount()).isEqualTo(records);
+      assertThat(buffer.pagesHeld()).isEqualTo(pages);
+      assertThat(pool.pagesInUse()).isEqualTo(inUse).isEqualTo(pool.maxPages() - freePagesLeft());
+      assertThat(arrivals(buffer)).isEqualTo(before);
+
+      assertThat(pool.largestBufferExcept(buffer)).containsSame(other);
+      other.release();
+      assertThat(buffer.append(failedKey, i, Operation.INSERT, row)).isTrue();
+      assertThat(buffer.recordCount()).isEqualTo(records + 1);
+      buffer.release();
+    }
+  }
+
+  @Test
+  void recordThatCannotFitAnEmptyPoolFailsWithTheNumbersAndTheOption() {
+    BucketBuffer buffer = pool.newBuffer("bucket-7", true);
+    BinaryRowData row = rowOfSize(64 * PAGE - 16, (byte) 1);
+    assertThatThrownBy(
+            () -> buffer.append(BinaryStringData.fromString("k"), 0, Operation.INSERT, row))
+        .isInstanceOf(RecordTooLargeException.class)
+        .hasMessage(
+            "record of 16392 bytes (key + row + 22 bytes header, padded to 8) for buffer bucket-7"
+                + " cannot fit even into an empty page pool: page size 256 bytes, budget 16384"
+                + " bytes = 64 pages, one of them taken by the de-dup index. Raise 'buffer.memory'"
+                + " to at least 16896 bytes.");
+    assertThat(buffer.pagesHeld()).isZero();
+    buffer.release();
+  }
+
+  private int freePagesLeft() {
+    int free = 0;
+    while (pool.canAcquire(free + 1)) {
+      free++;
+    }
+    return free;
+  }
+
+  private static void append(
+      BucketBuffer buffer, String key, long ordering, Operation op, int tag) {
+    append(buffer, key, ordering, op, rowOfSize(24 + 8 * (tag % 3), (byte) tag));
+  }
+
+  private static void append(
+      BucketBuffer buffer, String key, long ordering, Operation op, BinaryRowData row) {
+    assertThat(buffer.append(BinaryStringData.fromString(key), ordering, op, row)).isTrue();
+  }
+
+  /** key → "ordering/operation/last row byte" of each record. */
+  private static Map<String, String> contents(BucketBuffer buffer) {
+    Map<String, String> contents = new HashMap<>();
+    BufferCursor cursor = buffer.cursor();
+    while (cursor.next()) {
+      byte[] row = bytesOf(cursor.row());
+      String value = cursor.orderingValue() + "/" + cursor.operation() + "/" + row[row.length - 1];
+      assertThat(contents.put(cursor.key().toString(), value)).isNull();
+    }
+    return contents;
+  }
+
+  private static List<String> arrivals(BucketBuffer buffer) {
+    List<String> keys = new ArrayList<>();
+    BufferCursor cursor = buffer.cursor();
+    while (cursor.next()) {
+      keys.add(cursor.key() + "/" + cursor.orderingValue() + "/" + bytesOf(cursor.row()).length);
+    }
+    return keys;
+  }
+}

@@ -1,0 +1,129 @@
+package dev.mortar.buffer;
+
+import static dev.mortar.buffer.TestRows.keyOfLength;
+import static dev.mortar.buffer.TestRows.rowOfSize;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mortar.serde.Operation;
+import java.util.ConcurrentModificationException;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.junit.jupiter.api.Test;
+
+class PagePoolTest {
+  private static final int PAGE = 128;
+
+  @Test
+  void closeFailsNamingEveryOwnerAndItsPages() {
+    PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true);
+    BucketBuffer a = pool.newBuffer("bucket-a", false);
+    BucketBuffer b = pool.newBuffer("bucket-b", false);
+    BucketBuffer idle = pool.newBuffer("bucket-idle", false);
+    fillPages(a, 2);
+    fillPages(b, 1);
+
+    assertThatThrownBy(pool::close)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("3 of 3 pages (128 bytes each) still held")
+        .hasMessageContaining("bucket-a holds 2")
+        .hasMessageContaining("bucket-b holds 1")
+        .hasMessageNotContaining("bucket-idle");
+
+    a.release();
+    b.clear();
+    idle.release();
+    assertThat(pool.pagesInUse()).isZero();
+    pool.close();
+  }
+
+  @Test
+  void releasedPagesAreReusedNotReallocated() {
+    try (PagePool pool = new PagePool(PAGE, 8 * PAGE, false, false)) {
+      BucketBuffer buffer = pool.newBuffer("b", true);
+      for (int round = 0; round < 50; round++) {
+        fillPages(buffer, 7);
+        buffer.clear();
+      }
+      assertThat(pool.pagesCreated()).isEqualTo(7);
+      buffer.release();
+    }
+  }
+
+  @Test
+  void largestBufferExceptNeverNamesTheCaller() {
+    try (PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true)) {
+      BucketBuffer small = pool.newBuffer("small", false);
+      BucketBuffer large = pool.newBuffer("large", false);
+      BucketBuffer empty = pool.newBuffer("empty", false);
+      fillPages(small, 1);
+      fillPages(large, 3);
+
+      assertThat(pool.largestBufferExcept(small)).containsSame(large);
+      assertThat(pool.largestBufferExcept(empty)).containsSame(large);
+      assertThat(pool.largestBufferExcept(large)).containsSame(small);
+      small.clear();
+      assertThat(pool.largestBufferExcept(large)).isEmpty();
+      small.release();
+      large.release();
+      empty.release();
+    }
+  }
+
+  @Test
+  void strictPoolFailsOnDoubleReleaseAndUseAfterRelease() {
+    PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true);
+    BucketBuffer buffer = pool.newBuffer("strict", false);
+    fillPages(buffer, 2);
+    BufferCursor cursor = buffer.cursor();
+    assertThat(cursor.next()).isTrue();
+    BinaryRowData heldRow = cursor.row();
+
+    buffer.clear();
+    assertThatThrownBy(() -> heldRow.getBinary(0))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("freed");
+    assertThatThrownBy(cursor::next).isInstanceOf(ConcurrentModificationException.class);
+
+    buffer.release();
+    assertThatThrownBy(buffer::release).hasMessageContaining("strict released twice");
+    assertThatThrownBy(
+            () -> buffer.append(keyOfLength(1, 'k'), 0, Operation.INSERT, rowOfSize(16, (byte) 0)))
+        .hasMessageContaining("strict used after release()");
+    assertThatThrownBy(
+            () -> pool.releasePage(buffer, MemorySegmentFactory.allocateUnpooledSegment(PAGE)))
+        .hasMessageContaining("no owner holds it");
+    pool.close();
+  }
+
+  @Test
+  void lenientPoolIgnoresASecondRelease() {
+    try (PagePool pool = new PagePool(PAGE, 4 * PAGE, true, false)) {
+      BucketBuffer buffer = pool.newBuffer("lenient", false);
+      fillPages(buffer, 1);
+      buffer.release();
+      buffer.release();
+      assertThat(pool.pagesInUse()).isZero();
+    }
+  }
+
+  @Test
+  void rejectsPageSizesAndBudgetsItCannotUse() {
+    assertThatThrownBy(() -> new PagePool(100, 1 << 20, false, false))
+        .hasMessage("page size must be a power of two of at least 64 bytes, got 100");
+    assertThatThrownBy(() -> new PagePool(32, 1 << 20, false, false))
+        .hasMessageContaining("got 32");
+    assertThatThrownBy(() -> new PagePool(4096, 100, false, false))
+        .hasMessageContaining("must hold at least one page (4096 bytes)")
+        .hasMessageContaining("got 100");
+  }
+
+  /** Appends records with distinct keys until the buffer holds {@code pages}. */
+  static void fillPages(BucketBuffer buffer, int pages) {
+    for (int i = 0; buffer.pagesHeld() < pages; i++) {
+      BinaryStringData key = BinaryStringData.fromString("k" + i);
+      assertThat(buffer.append(key, i, Operation.INSERT, rowOfSize(40, (byte) i))).isTrue();
+    }
+  }
+}
