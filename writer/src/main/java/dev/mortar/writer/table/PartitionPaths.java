@@ -1,7 +1,5 @@
 package dev.mortar.writer.table;
 
-import java.util.List;
-
 /**
  * Builds a partition path the way Hudi's key generators do with their defaults (not hive-style, not
  * URL-encoded): the partition field values joined with {@code /}, a null or empty value written as
@@ -43,9 +41,5 @@ public final class PartitionPaths {
       return 0;
     }
     return (int) partitionPath.chars().filter(c -> c == '/').count() + 1;
-  }
-
-  static List<String> levels(String partitionPath) {
-    return partitionPath.isEmpty() ? List.of() : List.of(partitionPath.split("/"));
   }
 }

@@ -1,0 +1,181 @@
+package dev.mortar.writer.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.model.HoodieDeltaWriteStat;
+import org.apache.hudi.common.model.HoodieWriteStat;
+import org.apache.hudi.common.model.WriteOperationType;
+import org.apache.hudi.common.table.timeline.versioning.v2.CommitMetadataSerDeV2;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TimelineTest {
+  private static final Clock FROZEN =
+      Clock.fixed(Instant.parse("2026-11-22T12:00:00.000Z"), ZoneId.of("UTC"));
+  private static final WriteStat STAT =
+      new WriteStat(
+          "2024-01-01", "00000001-abc", ".00000001-abc_1.log.1_0-1-0", 1, 2, 1, 1, 2, 100, 5);
+
+  @TempDir java.nio.file.Path dir;
+  private FileSystem fs;
+  private Path base;
+  private TableSettings settings;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    fs = FileSystem.getLocal(new Configuration());
+    base = new Path(dir.resolve("t").toString());
+    settings =
+        new TableSettings("t", HudiReaderAcceptsTableTest.ROW, List.of("id"), List.of("dt"), "ts");
+  }
+
+  @Test
+  void instantsAreUniqueAndIncreasingWithinOneMillisecond() {
+    Timeline timeline = HudiTable.createOrValidate(fs, base, settings, FROZEN).timeline();
+    List<String> instants = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      instants.add(timeline.startInstant());
+    }
+    assertThat(instants)
+        .containsExactly(
+            "20261122120000000",
+            "20261122120000001",
+            "20261122120000002",
+            "20261122120000003",
+            "20261122120000004");
+    assertThat(timeline.pendingInstants()).isEqualTo(instants);
+  }
+
+  @Test
+  void completionTimeFollowsRequestedTimeAndRestartsNeverGoBack() throws Exception {
+    Timeline timeline = HudiTable.createOrValidate(fs, base, settings, FROZEN).timeline();
+    String first = timeline.startInstant();
+    timeline.complete(first, List.of(STAT), "{}");
+    assertThat(names()).contains(first + "_20261122120000001.deltacommit");
+
+    Clock hourEarlier = Clock.offset(FROZEN, Duration.ofHours(-1));
+    String next =
+        HudiTable.createOrValidate(fs, base, settings, hourEarlier).timeline().startInstant();
+    assertThat(next).isEqualTo("20261122120000002");
+  }
+
+  @Test
+  void completeIsIdempotentAndRequiresAStartedInstant() throws Exception {
+    Timeline timeline = HudiTable.createOrValidate(fs, base, settings).timeline();
+    String instant = timeline.startInstant();
+    timeline.complete(instant, List.of(STAT), "{}");
+    timeline.complete(instant, List.of(STAT), "{}");
+    assertThat(names().stream().filter(n -> n.matches(instant + "_\\d{17}\\.deltacommit")))
+        .hasSize(1);
+    assertThat(timeline.isCompleted(instant)).isTrue();
+    assertThat(timeline.completedInstants()).containsExactly(instant);
+    assertThat(timeline.pendingInstants()).isEmpty();
+    assertThat(names())
+        .contains(instant + ".deltacommit.requested", instant + ".deltacommit.inflight");
+
+    assertThatThrownBy(() -> timeline.complete("20200101000000000", List.of(), "{}"))
+        .hasMessageContaining("cannot complete instant 20200101000000000: it has no requested");
+    assertThatThrownBy(() -> timeline.abort(instant))
+        .hasMessage("cannot abort instant " + instant + ": it is completed");
+  }
+
+  @Test
+  void abortRemovesPendingFilesAndTheInstantsLogFilesOnly() throws Exception {
+    Timeline timeline = HudiTable.createOrValidate(fs, base, settings).timeline();
+    String kept = timeline.startInstant();
+    String aborted = timeline.startInstant();
+    Path keptLog = touch("2024-01-01/.00000001-abc_" + kept + ".log.1_0-1-0");
+    Path abortedLog = touch("2024-01-01/.00000001-abc_" + aborted + ".log.1_0-1-0");
+    Path abortedLog2 = touch("a/b/.00000002-abc_" + aborted + ".log.2_1-2-0");
+    timeline.abort(aborted);
+    assertThat(fs.exists(keptLog)).isTrue();
+    assertThat(fs.exists(abortedLog)).isFalse();
+    assertThat(fs.exists(abortedLog2)).isFalse();
+    assertThat(timeline.pendingInstants()).containsExactly(kept);
+  }
+
+  /** Our commit metadata decodes to the same Avro record as Hudi's own serializer produces. */
+  @Test
+  void commitMetadataEqualsWhatHudiWritesForTheSameStats() throws Exception {
+    Timeline timeline = HudiTable.createOrValidate(fs, base, settings).timeline();
+    String instant = timeline.startInstant();
+    timeline.complete(instant, List.of(STAT), "{\"type\":\"record\"}");
+    FileStatus completed =
+        fs.globStatus(new Path(base, ".hoodie/timeline/" + instant + "_*.deltacommit"))[0];
+
+    HoodieCommitMetadata hudi = new HoodieCommitMetadata(false);
+    HoodieDeltaWriteStat stat = new HoodieDeltaWriteStat();
+    stat.setFileId(STAT.fileId());
+    stat.setPath(STAT.relativePath());
+    stat.setPrevCommit(instant);
+    stat.setNumWrites(STAT.numWrites());
+    stat.setNumInserts(STAT.numInserts());
+    stat.setNumUpdateWrites(STAT.numUpdates());
+    stat.setNumDeletes(STAT.numDeletes());
+    stat.setTotalWriteBytes(STAT.sizeBytes());
+    stat.setFileSizeInBytes(STAT.sizeBytes());
+    stat.setTotalWriteErrors(0);
+    stat.setLogVersion(STAT.logVersion());
+    stat.setLogOffset(0);
+    stat.setBaseFile("");
+    stat.setLogFiles(new ArrayList<>(List.of(STAT.logFileName())));
+    stat.setPartitionPath(STAT.partitionPath());
+    stat.setTotalLogBlocks(STAT.numBlocks());
+    HoodieWriteStat.RuntimeStats runtime = new HoodieWriteStat.RuntimeStats();
+    runtime.setTotalUpsertTime(STAT.writeMillis());
+    stat.setRuntimeStats(runtime);
+    hudi.addWriteStat(STAT.partitionPath(), stat);
+    hudi.addMetadata("schema", "{\"type\":\"record\"}");
+    hudi.setOperationType(WriteOperationType.UPSERT);
+    ByteArrayOutputStream hudiBytes = new ByteArrayOutputStream();
+    new CommitMetadataSerDeV2().getInstantWriter(hudi).get().writeToStream(hudiBytes);
+
+    try (InputStream ours = fs.open(completed.getPath())) {
+      assertThat(decode(ours).toString())
+          .isEqualTo(decode(new ByteArrayInputStream(hudiBytes.toByteArray())).toString());
+    }
+  }
+
+  private static GenericRecord decode(InputStream in) throws Exception {
+    try (DataFileStream<GenericRecord> stream =
+        new DataFileStream<>(in, new GenericDatumReader<>())) {
+      assertThat(stream.getMetaString("avro.codec")).as("no codec entry: uncompressed").isNull();
+      GenericRecord record = stream.next();
+      assertThat(stream.hasNext()).isFalse();
+      return record;
+    }
+  }
+
+  private Path touch(String relative) throws Exception {
+    Path path = new Path(base, relative);
+    fs.create(path, false).close();
+    return path;
+  }
+
+  private List<String> names() throws Exception {
+    List<String> names = new ArrayList<>();
+    for (FileStatus status : fs.listStatus(new Path(base, ".hoodie/timeline"))) {
+      names.add(status.getPath().getName());
+    }
+    return names;
+  }
+}
