@@ -1,0 +1,142 @@
+package dev.mortar.writer;
+
+import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.logformat.ParquetCodec;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
+
+/**
+ * Every option of the Mortar sink, shared by the SQL connector ({@code 'connector' = 'mortar'}) and
+ * the {@link MortarSink} builder. The README's "Options" table is rendered from these descriptions
+ * ({@code OptionsTableTest} fails when it drifts).
+ */
+public final class MortarOptions {
+  private MortarOptions() {}
+
+  public static final ConfigOption<String> PATH =
+      ConfigOptions.key("path")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Base path of the Hudi table, any Hadoop file system URI (file:///..., hdfs://...).");
+
+  public static final ConfigOption<String> TABLE_NAME =
+      ConfigOptions.key("table.name")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Hudi table name (hoodie.table.name). Defaults to the SQL table name, or to the last"
+                  + " segment of the path in the DataStream API.");
+
+  public static final ConfigOption<Integer> BUCKETS =
+      ConfigOptions.key("buckets")
+          .intType()
+          .defaultValue(4)
+          .withDescription(
+              "Number of buckets (file groups) per partition of Hudi's simple bucket index. Fixed"
+                  + " for the life of the table.");
+
+  public static final ConfigOption<String> ORDERING_FIELD =
+      ConfigOptions.key("ordering.field")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Column that orders versions of a key (event-time ordering: a later arrival with a"
+                  + " smaller value loses). Integer, BIGINT, DATE, TIMESTAMP or DOUBLE. Without it"
+                  + " the last write wins.");
+
+  public static final ConfigOption<LogBlockFormat> LOG_BLOCK_FORMAT =
+      ConfigOptions.key("log.block.format")
+          .enumType(LogBlockFormat.class)
+          .defaultValue(LogBlockFormat.AVRO)
+          .withDescription("Format of the data blocks in log files: 'avro' or 'parquet'.");
+
+  public static final ConfigOption<ParquetCodec> LOG_PARQUET_CODEC =
+      ConfigOptions.key("log.parquet.codec")
+          .enumType(ParquetCodec.class)
+          .defaultValue(ParquetCodec.SNAPPY)
+          .withDescription(
+              "Compression of parquet data blocks: 'snappy', 'zstd', 'gzip' or 'none'.");
+
+  public static final ConfigOption<MemorySize> LOG_MAX_FILE_SIZE =
+      ConfigOptions.key("log.max-file-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(1024))
+          .withDescription("A log file rolls over to a new version past this size.");
+
+  public static final ConfigOption<MemorySize> LOG_MAX_BLOCK_SIZE =
+      ConfigOptions.key("log.max-block-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(128))
+          .withDescription("A data block is cut past this size.");
+
+  public static final ConfigOption<Integer> SINK_PARALLELISM =
+      ConfigOptions.key("sink.parallelism")
+          .intType()
+          .noDefaultValue()
+          .withDescription(
+              "Parallelism of the write tasks. Defaults to the parallelism of the input.");
+
+  public static final ConfigOption<MemorySize> WRITE_BUFFER_SIZE =
+      ConfigOptions.key("write.buffer-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(256))
+          .withDescription(
+              "Memory of each write task's page pool, shared by its buckets. When it is full the"
+                  + " largest other bucket is flushed.");
+
+  public static final ConfigOption<MemorySize> WRITE_BATCH_SIZE =
+      ConfigOptions.key("write.batch-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(64))
+          .withDescription(
+              "A bucket is flushed to a new log file when it holds more than this; every"
+                  + " checkpoint flushes all buckets.");
+
+  public static final ConfigOption<MemorySize> WRITE_PAGE_SIZE =
+      ConfigOptions.key("write.page-size")
+          .memoryType()
+          .defaultValue(MemorySize.parse("32kb"))
+          .withDescription("Size of one page of the write buffer.");
+
+  public static final ConfigOption<Boolean> WRITE_BUFFER_OFF_HEAP =
+      ConfigOptions.key("write.buffer-off-heap")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription("Allocate the write buffer's pages off the Java heap.");
+
+  public static final ConfigOption<NullKeyPolicy> NULL_KEY_POLICY =
+      ConfigOptions.key("null-key.policy")
+          .enumType(NullKeyPolicy.class)
+          .defaultValue(NullKeyPolicy.FAIL)
+          .withDescription(
+              "What to do with a row whose record key is null or empty: 'fail' the job naming the"
+                  + " field and row, or 'drop' it and count it in the numNullKeyRowsDropped metric.");
+
+  /** What the sink does with a row that has no record key. */
+  public enum NullKeyPolicy {
+    FAIL,
+    DROP
+  }
+
+  /** Every option, in the order the README lists them. */
+  public static List<ConfigOption<?>> all() {
+    return List.of(
+        PATH,
+        TABLE_NAME,
+        BUCKETS,
+        ORDERING_FIELD,
+        LOG_BLOCK_FORMAT,
+        LOG_PARQUET_CODEC,
+        LOG_MAX_FILE_SIZE,
+        LOG_MAX_BLOCK_SIZE,
+        SINK_PARALLELISM,
+        WRITE_BUFFER_SIZE,
+        WRITE_BATCH_SIZE,
+        WRITE_PAGE_SIZE,
+        WRITE_BUFFER_OFF_HEAP,
+        NULL_KEY_POLICY);
+  }
+}

@@ -1,0 +1,232 @@
+package dev.mortar.writer;
+
+import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.logformat.ParquetCodec;
+import dev.mortar.serde.MortarRow;
+import dev.mortar.serde.MortarRowTypeInfo;
+import dev.mortar.writer.MortarOptions.NullKeyPolicy;
+import dev.mortar.writer.assign.BucketTaskSelector;
+import dev.mortar.writer.assign.RowKeyAssigner;
+import dev.mortar.writer.commit.CommitOperator;
+import dev.mortar.writer.write.BucketWriteOperatorFactory;
+import dev.mortar.writer.write.WriteResult;
+import dev.mortar.writer.write.WriteResultTypeInfo;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import javax.annotation.Nullable;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The Mortar sink for the DataStream API: upserts a changelog of {@link RowData} into a Hudi
+ * Merge-On-Read table.
+ *
+ * <pre>{@code
+ * MortarSink.builder(rowType)
+ *     .path("hdfs://nn/warehouse/items")
+ *     .recordKey("item_id")
+ *     .orderingField("ts")
+ *     .buckets(16)
+ *     .build()
+ *     .sinkTo(rows);
+ * }</pre>
+ *
+ * The topology it adds (see rfc/0004-writer.md):
+ *
+ * <pre>
+ *  input ─▶ key/bucket assigner ─(partition, bucket → task)─▶ write ×P ─global─▶ commit ×1 ─▶ discard
+ *           (chained to input)                                   │ instants
+ *                                                         InstantCoordinator
+ * </pre>
+ */
+public final class MortarSink {
+  private final SinkSettings settings;
+  private final Function<String, Optional<String>> uids;
+
+  private MortarSink(SinkSettings settings, Function<String, Optional<String>> uids) {
+    this.settings = settings;
+    this.uids = uids;
+  }
+
+  public static Builder builder(RowType rowType) {
+    return new Builder(rowType);
+  }
+
+  /**
+   * A sink with settings already resolved and checked (the SQL connector's path).
+   *
+   * @param uids the uid of an operator by its name, empty for none
+   */
+  public static MortarSink of(SinkSettings settings, Function<String, Optional<String>> uids) {
+    return new MortarSink(settings, uids);
+  }
+
+  public SinkSettings settings() {
+    return settings;
+  }
+
+  /** Adds the sink's operators after {@code input}. */
+  public DataStreamSink<Void> sinkTo(DataStream<RowData> input) {
+    int writeTasks =
+        settings.parallelism() != null ? settings.parallelism() : input.getParallelism();
+    SingleOutputStreamOperator<MortarRow> assigned =
+        input
+            .flatMap(new RowKeyAssigner(settings), new MortarRowTypeInfo(settings.rowType()))
+            .name("mortar-assign: " + settings.tableName())
+            .setParallelism(input.getParallelism());
+    uids.apply("mortar-assign").ifPresent(assigned::uid);
+    SingleOutputStreamOperator<WriteResult> written =
+        assigned
+            .partitionCustom(
+                new BucketTaskSelector.TaskPartitioner(writeTasks),
+                new BucketTaskSelector(settings.buckets(), writeTasks))
+            .transform(
+                "mortar-write: " + settings.tableName(),
+                new WriteResultTypeInfo(),
+                new BucketWriteOperatorFactory(settings))
+            .setParallelism(writeTasks);
+    uids.apply("mortar-write").ifPresent(written::uid);
+    SingleOutputStreamOperator<Void> committed =
+        written
+            .global()
+            .transform(
+                "mortar-commit: " + settings.tableName(), Types.VOID, new CommitOperator(settings))
+            .setParallelism(1)
+            .setMaxParallelism(1);
+    uids.apply("mortar-commit").ifPresent(committed::uid);
+    DataStreamSink<Void> end =
+        committed
+            .sinkTo(new DiscardingSink<>())
+            .name("mortar-end: " + settings.tableName())
+            .setParallelism(1);
+    uids.apply("mortar-end").ifPresent(end::uid);
+    return end;
+  }
+
+  /** Typed settings of the sink; every value is the {@link MortarOptions} option of that name. */
+  public static final class Builder {
+    private final RowType rowType;
+    private final Configuration options = new Configuration();
+    private List<String> recordKey = List.of();
+    private List<String> partitionFields = List.of();
+    private String uidPrefix = "";
+
+    private Builder(RowType rowType) {
+      this.rowType = rowType;
+    }
+
+    public Builder path(String path) {
+      options.set(MortarOptions.PATH, path);
+      return this;
+    }
+
+    public Builder tableName(String tableName) {
+      options.set(MortarOptions.TABLE_NAME, tableName);
+      return this;
+    }
+
+    public Builder recordKey(String... fields) {
+      recordKey = List.of(fields);
+      return this;
+    }
+
+    public Builder partitionFields(String... fields) {
+      partitionFields = List.of(fields);
+      return this;
+    }
+
+    public Builder orderingField(@Nullable String field) {
+      if (field == null) {
+        options.removeConfig(MortarOptions.ORDERING_FIELD);
+      } else {
+        options.set(MortarOptions.ORDERING_FIELD, field);
+      }
+      return this;
+    }
+
+    public Builder buckets(int buckets) {
+      options.set(MortarOptions.BUCKETS, buckets);
+      return this;
+    }
+
+    public Builder parallelism(int parallelism) {
+      options.set(MortarOptions.SINK_PARALLELISM, parallelism);
+      return this;
+    }
+
+    public Builder logBlockFormat(LogBlockFormat format) {
+      options.set(MortarOptions.LOG_BLOCK_FORMAT, format);
+      return this;
+    }
+
+    public Builder parquetCodec(ParquetCodec codec) {
+      options.set(MortarOptions.LOG_PARQUET_CODEC, codec);
+      return this;
+    }
+
+    public Builder maxLogFileSize(MemorySize size) {
+      options.set(MortarOptions.LOG_MAX_FILE_SIZE, size);
+      return this;
+    }
+
+    public Builder maxLogBlockSize(MemorySize size) {
+      options.set(MortarOptions.LOG_MAX_BLOCK_SIZE, size);
+      return this;
+    }
+
+    public Builder bufferSize(MemorySize size) {
+      options.set(MortarOptions.WRITE_BUFFER_SIZE, size);
+      return this;
+    }
+
+    public Builder batchSize(MemorySize size) {
+      options.set(MortarOptions.WRITE_BATCH_SIZE, size);
+      return this;
+    }
+
+    public Builder pageSize(MemorySize size) {
+      options.set(MortarOptions.WRITE_PAGE_SIZE, size);
+      return this;
+    }
+
+    public Builder offHeapBuffer(boolean offHeap) {
+      options.set(MortarOptions.WRITE_BUFFER_OFF_HEAP, offHeap);
+      return this;
+    }
+
+    public Builder nullKeyPolicy(NullKeyPolicy policy) {
+      options.set(MortarOptions.NULL_KEY_POLICY, policy);
+      return this;
+    }
+
+    /** Prefix of the operators' uids, for jobs with more than one Mortar sink. */
+    public Builder uidPrefix(String prefix) {
+      uidPrefix = prefix;
+      return this;
+    }
+
+    /**
+     * Validates the settings and checks an existing table against them.
+     *
+     * @throws IllegalArgumentException naming the offending option, or the mismatch with the
+     *     existing table
+     */
+    public MortarSink build() {
+      String path = options.getOptional(MortarOptions.PATH).orElse("");
+      String defaultName = path.replaceAll("/+$", "").replaceAll(".*/", "");
+      SinkSettings settings =
+          SinkSettings.of(options, rowType, recordKey, partitionFields, defaultName);
+      ExistingTable.validate(settings);
+      String prefix = uidPrefix;
+      return new MortarSink(settings, name -> Optional.of(prefix + name));
+    }
+  }
+}

@@ -1,0 +1,193 @@
+package dev.mortar.writer;
+
+import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.logformat.LogWriterOptions;
+import dev.mortar.logformat.ParquetCodec;
+import dev.mortar.writer.MortarOptions.NullKeyPolicy;
+import dev.mortar.writer.assign.KeyFields;
+import dev.mortar.writer.assign.OrderingField;
+import dev.mortar.writer.table.TableSettings;
+import java.io.Serializable;
+import java.util.List;
+import javax.annotation.Nullable;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The sink's settings, resolved and validated once when the job is built (from {@link
+ * MortarOptions} plus the schema's keys) and shipped to every operator. Every check fails with the
+ * value found, what is allowed and the option to change.
+ */
+public final class SinkSettings implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final String basePath;
+  private final String tableName;
+  private final RowType rowType;
+  private final List<String> recordKeyFields;
+  private final List<String> partitionFields;
+  @Nullable private final String orderingField;
+  private final int buckets;
+  @Nullable private final Integer parallelism;
+  private final long bufferBytes;
+  private final long batchBytes;
+  private final int pageSize;
+  private final boolean offHeap;
+  private final NullKeyPolicy nullKeyPolicy;
+  private final LogBlockFormat blockFormat;
+  private final ParquetCodec parquetCodec;
+  private final long maxFileBytes;
+  private final long maxBlockBytes;
+
+  private SinkSettings(
+      ReadableConfig options,
+      RowType rowType,
+      List<String> recordKeyFields,
+      List<String> partitionFields,
+      String tableName) {
+    this.basePath =
+        options
+            .getOptional(MortarOptions.PATH)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "option 'path' (the table base path) is required"));
+    this.tableName = tableName;
+    this.rowType = rowType;
+    this.recordKeyFields = List.copyOf(recordKeyFields);
+    this.partitionFields = List.copyOf(partitionFields);
+    this.orderingField = options.get(MortarOptions.ORDERING_FIELD);
+    this.buckets = options.get(MortarOptions.BUCKETS);
+    this.parallelism = options.get(MortarOptions.SINK_PARALLELISM);
+    this.bufferBytes = options.get(MortarOptions.WRITE_BUFFER_SIZE).getBytes();
+    this.batchBytes = options.get(MortarOptions.WRITE_BATCH_SIZE).getBytes();
+    this.pageSize =
+        (int) Math.min(Integer.MAX_VALUE, options.get(MortarOptions.WRITE_PAGE_SIZE).getBytes());
+    this.offHeap = options.get(MortarOptions.WRITE_BUFFER_OFF_HEAP);
+    this.nullKeyPolicy = options.get(MortarOptions.NULL_KEY_POLICY);
+    this.blockFormat = options.get(MortarOptions.LOG_BLOCK_FORMAT);
+    this.parquetCodec = options.get(MortarOptions.LOG_PARQUET_CODEC);
+    this.maxFileBytes = options.get(MortarOptions.LOG_MAX_FILE_SIZE).getBytes();
+    this.maxBlockBytes = options.get(MortarOptions.LOG_MAX_BLOCK_SIZE).getBytes();
+  }
+
+  /**
+   * Resolves and validates the settings.
+   *
+   * @param defaultTableName used when the option 'table.name' is not set
+   * @throws IllegalArgumentException naming the offending option or field
+   */
+  public static SinkSettings of(
+      ReadableConfig options,
+      RowType rowType,
+      List<String> recordKeyFields,
+      List<String> partitionFields,
+      String defaultTableName) {
+    String tableName = options.getOptional(MortarOptions.TABLE_NAME).orElse(defaultTableName);
+    SinkSettings settings =
+        new SinkSettings(options, rowType, recordKeyFields, partitionFields, tableName);
+    settings.validate();
+    return settings;
+  }
+
+  private void validate() {
+    if (buckets <= 0) {
+      throw new IllegalArgumentException("option 'buckets' must be > 0, got " + buckets);
+    }
+    if (parallelism != null && parallelism <= 0) {
+      throw new IllegalArgumentException(
+          "option 'sink.parallelism' must be > 0, got " + parallelism);
+    }
+    if (batchBytes <= 0) {
+      throw new IllegalArgumentException(
+          "option 'write.batch-size' must be > 0, got " + batchBytes + " bytes");
+    }
+    if (pageSize <= 0 || bufferBytes < 3L * pageSize) {
+      throw new IllegalArgumentException(
+          "option 'write.buffer-size' ("
+              + bufferBytes
+              + " bytes) must hold at least 3 pages of 'write.page-size' ("
+              + pageSize
+              + " bytes)");
+    }
+    if (!tableName.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      throw new IllegalArgumentException(
+          "table name '"
+              + tableName
+              + "' must be a valid Avro name ([A-Za-z_][A-Za-z0-9_]*); set option 'table.name'");
+    }
+    tableSettings();
+    OrderingField.of(rowType, orderingField);
+    KeyFields.check(rowType, recordKeyFields, "record key");
+    KeyFields.check(rowType, partitionFields, "partition");
+  }
+
+  public String basePath() {
+    return basePath;
+  }
+
+  public String tableName() {
+    return tableName;
+  }
+
+  public RowType rowType() {
+    return rowType;
+  }
+
+  public List<String> recordKeyFields() {
+    return recordKeyFields;
+  }
+
+  public List<String> partitionFields() {
+    return partitionFields;
+  }
+
+  @Nullable
+  public String orderingField() {
+    return orderingField;
+  }
+
+  public int buckets() {
+    return buckets;
+  }
+
+  @Nullable
+  public Integer parallelism() {
+    return parallelism;
+  }
+
+  public long bufferBytes() {
+    return bufferBytes;
+  }
+
+  public long batchBytes() {
+    return batchBytes;
+  }
+
+  public int pageSize() {
+    return pageSize;
+  }
+
+  public boolean offHeap() {
+    return offHeap;
+  }
+
+  public NullKeyPolicy nullKeyPolicy() {
+    return nullKeyPolicy;
+  }
+
+  public TableSettings tableSettings() {
+    return new TableSettings(tableName, rowType, recordKeyFields, partitionFields, orderingField);
+  }
+
+  public LogWriterOptions logWriterOptions() {
+    return LogWriterOptions.builder()
+        .blockFormat(blockFormat)
+        .parquetCodec(parquetCodec)
+        .maxFileSizeBytes(maxFileBytes)
+        .maxBlockSizeBytes(maxBlockBytes)
+        .metaFields(true)
+        .avroRecordName("hoodie." + tableName + "." + tableName + "_record")
+        .build();
+  }
+}

@@ -1,0 +1,158 @@
+package dev.mortar.writer.commit;
+
+import dev.mortar.writer.SinkSettings;
+import dev.mortar.writer.TableFileSystems;
+import dev.mortar.writer.commit.PendingCommits.Pending;
+import dev.mortar.writer.table.HudiTable;
+import dev.mortar.writer.table.Timeline;
+import dev.mortar.writer.table.WriteStat;
+import dev.mortar.writer.write.WriteResult;
+import dev.mortar.writer.write.WriteResultSerializer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.hadoop.fs.FileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place that commits (parallelism 1). Collects the write tasks' {@link WriteResult}s,
+ * checkpoints every uncommitted one, and publishes an instant's {@code T_C.deltacommit} only after
+ * the checkpoint that sealed it completed ({@link PendingCommits}); at end of input it commits what
+ * is left. On restore it first commits every instant its state holds (their checkpoint completed
+ * but the commit file may be missing; committing is idempotent).
+ *
+ * <p>Instants of failed attempts are aborted (log files deleted, pending files removed) after a
+ * commit: every pending instant older than the newest committed one that is not in the book. That
+ * is safe because the coordinator starts instants in checkpoint order and a restarted job only gets
+ * new, later instants; an instant still being written is always newer.
+ */
+public final class CommitOperator extends AbstractStreamOperator<Void>
+    implements OneInputStreamOperator<WriteResult, Void>, BoundedOneInput {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(CommitOperator.class);
+
+  private final SinkSettings settings;
+
+  private transient PendingCommits pending;
+  private transient ListState<WriteResult> state;
+  private transient FileSystem fs;
+  private transient Timeline timeline;
+  private transient String schemaJson;
+  private transient CommitMetrics metrics;
+
+  public CommitOperator(SinkSettings settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    pending = new PendingCommits();
+    metrics = new CommitMetrics(getMetricGroup());
+    fs = TableFileSystems.open(settings.basePath());
+    HudiTable table =
+        HudiTable.createOrValidate(
+            fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
+    timeline = table.timeline();
+    schemaJson = table.avroSchemaJson();
+    state =
+        context
+            .getOperatorStateStore()
+            .getListState(
+                new ListStateDescriptor<>(
+                    "mortar-pending-commits", WriteResultSerializer.INSTANCE));
+    if (context.isRestored()) {
+      for (WriteResult result : state.get()) {
+        pending.add(result);
+      }
+      long restoredFrom = context.getRestoredCheckpointId().orElse(0L);
+      pending.seal(restoredFrom, System.currentTimeMillis());
+      LOG.info(
+          "Restored from checkpoint {}: re-committing {} instant(s)",
+          restoredFrom,
+          pending.all().size());
+      commit(pending.committable(restoredFrom));
+    }
+  }
+
+  @Override
+  public void processElement(StreamRecord<WriteResult> element) {
+    pending.add(element.getValue());
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    pending.seal(context.getCheckpointId(), System.currentTimeMillis());
+    state.update(pending.results());
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) throws Exception {
+    super.notifyCheckpointComplete(checkpointId);
+    commit(pending.committable(checkpointId));
+  }
+
+  @Override
+  public void endInput() {
+    commit(pending.all());
+    for (String instant : timeline.pendingInstants()) {
+      abort(instant);
+    }
+  }
+
+  private void commit(List<Pending> instants) {
+    if (instants.isEmpty()) {
+      return;
+    }
+    for (Pending instant : instants) {
+      List<WriteStat> stats = new ArrayList<>();
+      for (WriteResult result : instant.results) {
+        stats.addAll(result.stats());
+      }
+      timeline.complete(instant.instant, stats, schemaJson);
+      pending.remove(instant.instant);
+      long bytes = stats.stream().mapToLong(WriteStat::sizeBytes).sum();
+      long latency =
+          instant.sealedAtMillis == 0 ? 0 : System.currentTimeMillis() - instant.sealedAtMillis;
+      metrics.committed(stats.size(), bytes, latency);
+      LOG.info(
+          "Committed instant {} (sealed by checkpoint {}): {} log file(s), {} bytes",
+          instant.instant,
+          instant.sealedBy,
+          stats.size(),
+          bytes);
+    }
+    String newestCommitted = instants.get(instants.size() - 1).instant;
+    for (String instant : timeline.pendingInstants()) {
+      if (instant.compareTo(newestCommitted) < 0 && !pending.contains(instant)) {
+        abort(instant);
+      }
+    }
+  }
+
+  private void abort(String instant) {
+    timeline.abort(instant);
+    metrics.aborted();
+    LOG.info("Aborted instant {} (a failed attempt's, or never written)", instant);
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (fs != null) {
+        fs.close();
+      }
+    } finally {
+      super.close();
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package dev.mortar.writer.coordinator;
+
+import dev.mortar.writer.SinkSettings;
+import dev.mortar.writer.TableFileSystems;
+import dev.mortar.writer.table.HudiTable;
+import dev.mortar.writer.table.Timeline;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequestHandler;
+import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
+import org.apache.flink.runtime.operators.coordination.OperatorEvent;
+import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+import org.apache.hadoop.fs.FileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands out instants to the write tasks, and does nothing else (commits are the committer
+ * operator's job). The interval of input that follows checkpoint N is written under one instant
+ * shared by every write task; the first task to ask for "after N" makes the coordinator start it
+ * ({@code .requested} + {@code .inflight}), later tasks get the same one.
+ *
+ * <p>Invariant the committer relies on: <b>instant times increase with N</b>. A slow task may ask
+ * for "after N-1" when a fast one already started "after N"; so when starting N the coordinator
+ * also starts every interval between the last completed checkpoint and N that has none yet (they
+ * stay empty if nobody asks; the committer aborts empty pending instants). After a failover ({@link
+ * #resetToCheckpoint}, {@link #subtaskReset}) the map is forgotten, so a restarted job never writes
+ * into an instant of a failed attempt. All timeline I/O runs on one thread of its own, never on the
+ * JobManager's main thread. The coordinator keeps no checkpoint state.
+ */
+public final class InstantCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(InstantCoordinator.class);
+
+  private final String operatorName;
+  private final SinkSettings settings;
+  private final Map<Long, String> instantAfterCheckpoint = new HashMap<>();
+  private ExecutorService executor;
+  private FileSystem fs;
+  private Timeline timeline;
+  private long lastCompletedCheckpoint;
+  private long highestStarted = -1;
+
+  InstantCoordinator(String operatorName, SinkSettings settings) {
+    this.operatorName = operatorName;
+    this.settings = settings;
+  }
+
+  @Override
+  public void start() throws Exception {
+    executor =
+        Executors.newSingleThreadExecutor(
+            new ExecutorThreadFactory("mortar-instants-" + operatorName));
+    fs = TableFileSystems.open(settings.basePath());
+    HudiTable table =
+        HudiTable.createOrValidate(
+            fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
+    timeline = table.timeline();
+  }
+
+  @Override
+  public CompletableFuture<CoordinationResponse> handleCoordinationRequest(
+      CoordinationRequest request) {
+    long afterCheckpoint = ((InstantRequest) request).afterCheckpoint();
+    return CompletableFuture.supplyAsync(
+        () -> new InstantResponse(instantFor(afterCheckpoint)), executor);
+  }
+
+  /** Runs on the executor thread. */
+  private String instantFor(long afterCheckpoint) {
+    String instant = instantAfterCheckpoint.get(afterCheckpoint);
+    if (instant != null) {
+      return instant;
+    }
+    if (afterCheckpoint < highestStarted) {
+      throw new IllegalStateException(
+          "a write task asked for the interval after checkpoint "
+              + afterCheckpoint
+              + " but instants are started up to checkpoint "
+              + highestStarted
+              + " and the last completed checkpoint is "
+              + lastCompletedCheckpoint);
+    }
+    long first = Math.min(afterCheckpoint, Math.max(lastCompletedCheckpoint, highestStarted + 1));
+    for (long n = first; n <= afterCheckpoint; n++) {
+      String started = timeline.startInstant();
+      instantAfterCheckpoint.put(n, started);
+      LOG.info("Started instant {} for the interval after checkpoint {}", started, n);
+    }
+    highestStarted = afterCheckpoint;
+    return instantAfterCheckpoint.get(afterCheckpoint);
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    executor.execute(
+        () -> {
+          lastCompletedCheckpoint = Math.max(lastCompletedCheckpoint, checkpointId);
+          instantAfterCheckpoint.keySet().removeIf(n -> n < checkpointId);
+        });
+  }
+
+  @Override
+  public void resetToCheckpoint(long checkpointId, @Nullable byte[] checkpointData) {
+    forget(checkpointId);
+  }
+
+  @Override
+  public void subtaskReset(int subtask, long checkpointId) {
+    forget(checkpointId);
+  }
+
+  private void forget(long restoredCheckpoint) {
+    executor.execute(
+        () -> {
+          instantAfterCheckpoint.clear();
+          highestStarted = -1;
+          lastCompletedCheckpoint = Math.max(0, restoredCheckpoint);
+        });
+  }
+
+  @Override
+  public void checkpointCoordinator(long checkpointId, CompletableFuture<byte[]> result) {
+    result.complete(new byte[0]);
+  }
+
+  @Override
+  public void handleEventFromOperator(int subtask, int attemptNumber, OperatorEvent event) {
+    throw new IllegalArgumentException("unexpected operator event " + event);
+  }
+
+  @Override
+  public void executionAttemptFailed(int subtask, int attemptNumber, @Nullable Throwable reason) {}
+
+  @Override
+  public void executionAttemptReady(int subtask, int attemptNumber, SubtaskGateway gateway) {}
+
+  @Override
+  public void close() throws Exception {
+    if (executor != null) {
+      executor.shutdownNow();
+      executor.awaitTermination(10, TimeUnit.SECONDS);
+    }
+    if (fs != null) {
+      fs.close();
+    }
+  }
+}

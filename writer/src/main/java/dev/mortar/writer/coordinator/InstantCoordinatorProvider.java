@@ -1,0 +1,31 @@
+package dev.mortar.writer.coordinator;
+
+import dev.mortar.writer.SinkSettings;
+import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
+
+/** Creates the {@link InstantCoordinator} of a write operator. */
+public final class InstantCoordinatorProvider implements OperatorCoordinator.Provider {
+  private static final long serialVersionUID = 1L;
+
+  private final String operatorName;
+  private final OperatorID operatorId;
+  private final SinkSettings settings;
+
+  public InstantCoordinatorProvider(
+      String operatorName, OperatorID operatorId, SinkSettings settings) {
+    this.operatorName = operatorName;
+    this.operatorId = operatorId;
+    this.settings = settings;
+  }
+
+  @Override
+  public OperatorID getOperatorId() {
+    return operatorId;
+  }
+
+  @Override
+  public OperatorCoordinator create(OperatorCoordinator.Context context) {
+    return new InstantCoordinator(operatorName, settings);
+  }
+}

@@ -1,0 +1,86 @@
+package dev.mortar.writer.write;
+
+import dev.mortar.buffer.BucketBuffer;
+import dev.mortar.buffer.PagePool;
+import dev.mortar.writer.table.BucketIndex;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.table.data.binary.BinaryStringData;
+
+/**
+ * The buckets a write task has seen, each with its de-duplicating {@link BucketBuffer} in the
+ * task's one {@link PagePool}. Looked up by the shuffle row's partition bytes without decoding
+ * them; a slot is created on first use and kept for the life of the task.
+ */
+final class BucketBuffers implements AutoCloseable {
+  private final PagePool pool;
+  private final String tableName;
+  private final int buckets;
+  private final Map<BinaryStringData, BucketSlot[]> slotsByPartition = new HashMap<>();
+  private final Map<BucketBuffer, BucketSlot> slotsByBuffer = new IdentityHashMap<>();
+
+  BucketBuffers(PagePool pool, String tableName, int buckets) {
+    this.pool = pool;
+    this.tableName = tableName;
+    this.buckets = buckets;
+  }
+
+  BucketSlot slot(BinaryStringData partitionPath, int bucket) {
+    BucketSlot[] slots = slotsByPartition.get(partitionPath);
+    if (slots == null) {
+      slots = new BucketSlot[buckets];
+      slotsByPartition.put(partitionPath.copy(), slots);
+    }
+    BucketSlot slot = slots[bucket];
+    if (slot == null) {
+      String partition = partitionPath.toString();
+      BucketBuffer buffer = pool.newBuffer(partition + "#" + bucket, true);
+      slot =
+          new BucketSlot(
+              partition, bucket, BucketIndex.fileId(tableName, partition, bucket), buffer);
+      slots[bucket] = slot;
+      slotsByBuffer.put(buffer, slot);
+    }
+    return slot;
+  }
+
+  /** The slot holding the most pages other than {@code self}, if any holds a page. */
+  Optional<BucketSlot> largestExcept(BucketSlot self) {
+    return pool.largestBufferExcept(self.buffer())
+        .filter(buffer -> buffer.recordCount() > 0)
+        .map(slotsByBuffer::get);
+  }
+
+  /** Every slot that holds records. */
+  List<BucketSlot> nonEmpty() {
+    List<BucketSlot> result = new ArrayList<>();
+    for (BucketSlot slot : slotsByBuffer.values()) {
+      if (slot.buffer().recordCount() > 0) {
+        result.add(slot);
+      }
+    }
+    return result;
+  }
+
+  long bytesInUse() {
+    return (long) pool.pagesInUse() * pool.pageSize();
+  }
+
+  long budgetBytes() {
+    return pool.budgetBytes();
+  }
+
+  @Override
+  public void close() {
+    for (BucketBuffer buffer : slotsByBuffer.keySet()) {
+      buffer.release();
+    }
+    slotsByBuffer.clear();
+    slotsByPartition.clear();
+    pool.close();
+  }
+}

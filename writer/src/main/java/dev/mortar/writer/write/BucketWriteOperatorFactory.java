@@ -1,0 +1,46 @@
+package dev.mortar.writer.write;
+
+import dev.mortar.serde.MortarRow;
+import dev.mortar.writer.SinkSettings;
+import dev.mortar.writer.coordinator.InstantCoordinatorProvider;
+import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.CoordinatedOperatorFactory;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.StreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+
+/** Creates {@link BucketWriteOperator}s and their {@code InstantCoordinator}. */
+public final class BucketWriteOperatorFactory extends AbstractStreamOperatorFactory<WriteResult>
+    implements OneInputStreamOperatorFactory<MortarRow, WriteResult>,
+        CoordinatedOperatorFactory<WriteResult> {
+  private static final long serialVersionUID = 1L;
+
+  private final SinkSettings settings;
+
+  public BucketWriteOperatorFactory(SinkSettings settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T extends StreamOperator<WriteResult>> T createStreamOperator(
+      StreamOperatorParameters<WriteResult> parameters) {
+    BucketWriteOperator operator = new BucketWriteOperator(settings);
+    operator.setup(
+        parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
+    return (T) operator;
+  }
+
+  @Override
+  public OperatorCoordinator.Provider getCoordinatorProvider(
+      String operatorName, OperatorID operatorId) {
+    return new InstantCoordinatorProvider(operatorName, operatorId, settings);
+  }
+
+  @Override
+  public Class<? extends StreamOperator> getStreamOperatorClass(ClassLoader classLoader) {
+    return BucketWriteOperator.class;
+  }
+}

@@ -1,0 +1,124 @@
+package dev.mortar.writer.it;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+
+/**
+ * A random changelog of the test table {@code (id BIGINT, name STRING, ts BIGINT, dt STRING, amount
+ * DOUBLE)} and, computed independently of the sink, the latest state per key that Hudi's reader
+ * must show: inserts, updates (some with a smaller {@code ts}: out of order), deletes and
+ * UPDATE_BEFORE rows the sink must ignore. A key's partition {@code dt} is a function of the key.
+ */
+public final class Changelog implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  public static final RowType ROW_TYPE =
+      (RowType)
+          DataTypes.ROW(
+                  DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+                  DataTypes.FIELD("name", DataTypes.STRING()),
+                  DataTypes.FIELD("ts", DataTypes.BIGINT()),
+                  DataTypes.FIELD("dt", DataTypes.STRING()),
+                  DataTypes.FIELD("amount", DataTypes.DOUBLE()))
+              .notNull()
+              .getLogicalType();
+
+  /** One change. */
+  public record Op(RowKind kind, long id, String name, long ts, String dt, double amount)
+      implements Serializable {
+    RowData toRowData() {
+      return GenericRowData.ofKind(
+          kind, id, StringData.fromString(name), ts, StringData.fromString(dt), amount);
+    }
+
+    Row toRow() {
+      return Row.ofKind(kind, id, name, ts, dt, amount);
+    }
+  }
+
+  private final List<Op> ops;
+
+  private Changelog(List<Op> ops) {
+    this.ops = ops;
+  }
+
+  /**
+   * {@code count} changes over keys {@code [0, keys)}; {@code deletes} and {@code updateBefore} are
+   * per-mille shares. Ordering values are in [1, 1000] so no delete carries Hudi's default ordering
+   * value 0 (which deletes unconditionally).
+   */
+  public static Changelog random(long seed, int count, int keys, int deletes, int updateBefore) {
+    SplittableRandom random = new SplittableRandom(seed);
+    List<Op> ops = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      long id = random.nextInt(keys);
+      int roll = random.nextInt(1000);
+      RowKind kind =
+          roll < deletes
+              ? RowKind.DELETE
+              : roll < deletes + updateBefore
+                  ? RowKind.UPDATE_BEFORE
+                  : random.nextBoolean() ? RowKind.INSERT : RowKind.UPDATE_AFTER;
+      String name = "n" + i + "-" + Long.toHexString(random.nextLong());
+      ops.add(
+          new Op(kind, id, name, 1 + random.nextInt(1000), dt(id), random.nextInt(100_000) / 7.0));
+    }
+    return new Changelog(ops);
+  }
+
+  static String dt(long id) {
+    return "2026-11-0" + (1 + id % 3);
+  }
+
+  public List<Op> ops() {
+    return ops;
+  }
+
+  /**
+   * The rows Hudi must show: per key the winning change if it is not a delete. With ordering, a
+   * change wins if its ts is at least the current winner's (deletes included); without, the last
+   * change wins.
+   */
+  public Map<String, Op> expected(boolean eventTimeOrdering) {
+    Map<Long, Op> winner = new HashMap<>();
+    for (Op op : ops) {
+      if (op.kind() == RowKind.UPDATE_BEFORE) {
+        continue;
+      }
+      Op current = winner.get(op.id());
+      if (!eventTimeOrdering || current == null || op.ts() >= current.ts()) {
+        winner.put(op.id(), op);
+      }
+    }
+    Map<String, Op> rows = new HashMap<>();
+    winner.forEach(
+        (id, op) -> {
+          if (op.kind() != RowKind.DELETE) {
+            rows.put(Long.toString(id), op);
+          }
+        });
+    return rows;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Changelog other && ops.equals(other.ops);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(ops);
+  }
+}

@@ -1,0 +1,168 @@
+package dev.mortar.writer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.writer.MortarSink;
+import dev.mortar.writer.testing.HudiTableOracle;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.types.Row;
+
+/**
+ * One test job: a {@link Changelog} upserted into a table through the DataStream {@link MortarSink}
+ * or the SQL connector, then checked against Hudi's reader.
+ */
+record SinkJob(
+    String path,
+    int parallelism,
+    boolean partitioned,
+    boolean ordering,
+    LogBlockFormat format,
+    int buckets,
+    int perCheckpoint,
+    boolean smallBuffers,
+    boolean restarts) {
+
+  StreamExecutionEnvironment environment() {
+    Configuration conf = new Configuration();
+    if (restarts) {
+      conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+      conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
+      conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
+    } else {
+      conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.enableCheckpointing(50);
+    env.setParallelism(parallelism);
+    return env;
+  }
+
+  void runDataStream(Changelog changelog) throws Exception {
+    StreamExecutionEnvironment env = environment();
+    DataStream<RowData> rows =
+        env.addSource(
+                new ChangelogSource<>(changelog, perCheckpoint, Changelog.Op::toRowData),
+                "changelog",
+                InternalTypeInfo.of(Changelog.ROW_TYPE))
+            .setParallelism(1);
+    MortarSink.Builder sink =
+        MortarSink.builder(Changelog.ROW_TYPE)
+            .path(path)
+            .recordKey("id")
+            .orderingField(ordering ? "ts" : null)
+            .buckets(buckets)
+            .parallelism(parallelism)
+            .logBlockFormat(format);
+    if (partitioned) {
+      sink.partitionFields("dt");
+    }
+    if (smallBuffers) {
+      sink.pageSize(MemorySize.parse("4kb"))
+          .bufferSize(MemorySize.parse("48kb"))
+          .batchSize(MemorySize.parse("6kb"));
+    }
+    sink.build().sinkTo(rows);
+    env.execute("mortar datastream test");
+  }
+
+  void runSql(Changelog changelog) throws Exception {
+    StreamExecutionEnvironment env = environment();
+    StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+    tables.getConfig().set("table.exec.sink.upsert-materialize", "NONE");
+    DataStream<Row> rows =
+        env.addSource(
+                new ChangelogSource<>(changelog, perCheckpoint, Changelog.Op::toRow),
+                "changelog",
+                Types.ROW_NAMED(
+                    new String[] {"id", "name", "ts", "dt", "amount"},
+                    Types.LONG,
+                    Types.STRING,
+                    Types.LONG,
+                    Types.STRING,
+                    Types.DOUBLE))
+            .setParallelism(1);
+    tables.createTemporaryView(
+        "changes",
+        tables.fromChangelogStream(
+            rows,
+            Schema.newBuilder()
+                .column("id", "BIGINT NOT NULL")
+                .column("name", "STRING")
+                .column("ts", "BIGINT")
+                .column("dt", "STRING")
+                .column("amount", "DOUBLE")
+                .build(),
+            ChangelogMode.all()));
+    tables.executeSql(ddl("items")).await();
+    tables.executeSql("INSERT INTO items SELECT * FROM changes").await();
+  }
+
+  String ddl(String table) {
+    StringBuilder with =
+        new StringBuilder("'connector' = 'mortar', 'path' = '")
+            .append(path)
+            .append("', 'buckets' = '")
+            .append(buckets)
+            .append("', 'log.block.format' = '")
+            .append(format.name().toLowerCase())
+            .append("', 'sink.parallelism' = '")
+            .append(parallelism)
+            .append("'");
+    if (ordering) {
+      with.append(", 'ordering.field' = 'ts'");
+    }
+    if (smallBuffers) {
+      with.append(
+          ", 'write.page-size' = '4kb', 'write.buffer-size' = '48kb', 'write.batch-size' = '6kb'");
+    }
+    return "CREATE TABLE "
+        + table
+        + " (id BIGINT NOT NULL, name STRING, ts BIGINT, dt STRING, amount DOUBLE,"
+        + " PRIMARY KEY (id) NOT ENFORCED)"
+        + (partitioned ? " PARTITIONED BY (dt)" : "")
+        + " WITH ("
+        + with
+        + ")";
+  }
+
+  /**
+   * Hudi's reader shows exactly the expected latest row per key, and no instant is left pending.
+   */
+  void verify(Changelog changelog, org.apache.hadoop.conf.Configuration hadoopConf) {
+    Map<String, GenericRecord> actual = HudiTableOracle.latestPerKey(path, hadoopConf);
+    Map<String, Changelog.Op> expected = changelog.expected(ordering);
+    assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+    expected.forEach(
+        (key, op) -> {
+          GenericRecord row = actual.get(key);
+          assertThat(row.get("id")).as("id of %s", key).isEqualTo(op.id());
+          assertThat(row.get("name")).as("name of %s", key).isEqualTo(op.name());
+          assertThat(row.get("ts")).as("ts of %s", key).isEqualTo(op.ts());
+          assertThat(row.get("dt")).as("dt of %s", key).isEqualTo(op.dt());
+          assertThat(row.get("amount")).as("amount of %s", key).isEqualTo(op.amount());
+          assertThat(row.get("_hoodie_partition_path"))
+              .as("partition of %s", key)
+              .isEqualTo(partitioned ? op.dt() : "");
+          assertThat(Objects.toString(row.get("_hoodie_record_key"))).isEqualTo(key);
+        });
+  }
+
+  void verify(Changelog changelog) {
+    verify(changelog, new org.apache.hadoop.conf.Configuration());
+  }
+}
