@@ -1,0 +1,104 @@
+package dev.mortar.benchmark.e2e;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamStatementSet;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+
+/**
+ * One embedded Flink cluster (one TaskManager with {@code parallelism} slots) that runs the
+ * benchmark's jobs one after the other, like a TaskManager that outlives its jobs.
+ *
+ * <p>Bounded jobs with checkpointing end only after a final checkpoint, which Flink triggers at the
+ * next periodic interval: up to 20 s of idle time that belongs to no system. Once the source has
+ * emitted every row, this runner triggers checkpoints back to back until the job ends, so the job
+ * ends as soon as the sink has flushed and committed. Periodic checkpoints during the run are
+ * unchanged.
+ */
+final class LocalFlink implements AutoCloseable {
+  private final RunSpec spec;
+  private final Configuration config;
+  private final MiniCluster cluster;
+
+  private LocalFlink(RunSpec spec, Configuration config, MiniCluster cluster) {
+    this.spec = spec;
+    this.config = config;
+    this.cluster = cluster;
+  }
+
+  /** Starts a cluster configured for {@code spec} (slots, checkpoints, object reuse, metrics). */
+  static LocalFlink start(RunSpec spec) throws Exception {
+    Configuration config = new Configuration();
+    config.setString("parallelism.default", Integer.toString(spec.parallelism()));
+    config.setString("execution.checkpointing.interval", spec.checkpointMillis() + " ms");
+    config.setString("pipeline.object-reuse", Boolean.toString(spec.objectReuse()));
+    config.setString("table.exec.sink.keyed-shuffle", spec.shuffled() ? "FORCE" : "AUTO");
+    SourceProgress.configure(config);
+    MiniCluster cluster =
+        new MiniCluster(
+            new MiniClusterConfiguration.Builder()
+                .setConfiguration(config)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(spec.parallelism())
+                .build());
+    cluster.start();
+    return new LocalFlink(spec, config, cluster);
+  }
+
+  /**
+   * Runs {@code INSERT INTO <sink> SELECT * FROM workload} with {@code rows} rows into a fresh
+   * table at {@code tableDir}, and returns when the job has finished.
+   */
+  void runJob(long rows, Path tableDir) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+    StreamTableEnvironment tableEnv = StreamTableEnvironment.create(env);
+    for (String statement : spec.workload().sourceStatements(rows)) {
+      tableEnv.executeSql(statement);
+    }
+    String sink = spec.system().createSink(tableEnv, spec.workload(), tableDir, spec.buckets());
+    StreamStatementSet statements = tableEnv.createStatementSet();
+    statements.addInsertSql("INSERT INTO " + sink + " SELECT * FROM workload");
+    statements.attachAsDataStream();
+    JobGraph job = env.getStreamGraph().getJobGraph();
+
+    JobID jobId = cluster.submitJob(job).get().getJobID();
+    CompletableFuture<JobResult> result = cluster.requestJobResult(jobId);
+    awaitSourceEnd(rows, result);
+    while (!result.isDone()) {
+      CompletableFuture<?> checkpoint = cluster.triggerCheckpoint(jobId);
+      CompletableFuture.anyOf(checkpoint, result).exceptionally(e -> null).get();
+    }
+    JobResult jobResult = result.get();
+    if (jobResult.getSerializedThrowable().isPresent()) {
+      throw new IllegalStateException(
+          spec.system().flagName() + " job failed",
+          jobResult.getSerializedThrowable().get().deserializeError(getClass().getClassLoader()));
+    }
+  }
+
+  private static void awaitSourceEnd(long rows, CompletableFuture<JobResult> result)
+      throws Exception {
+    while (SourceProgress.emitted() < rows) {
+      try {
+        result.get(10, TimeUnit.MILLISECONDS);
+        return;
+      } catch (TimeoutException stillRunning) {
+        // poll again
+      }
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    cluster.close();
+  }
+}

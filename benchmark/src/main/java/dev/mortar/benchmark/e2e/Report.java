@@ -1,0 +1,259 @@
+package dev.mortar.benchmark.e2e;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The figures of one harness run and their summary per variant and system: medians with min and max
+ * over repeats, and ratios taken repeat by repeat against Paimon and against the blackhole (runs of
+ * the same repeat ran back to back). Written as {@code results.json} and {@code results.md}.
+ */
+public record Report(
+    String command,
+    Machine machine,
+    List<String> jvmFlags,
+    List<RunFigures> runs,
+    List<Failure> failures,
+    List<Row> summary) {
+
+  /** Where the figures come from. */
+  public record Machine(String cpu, int cpus, long memoryBytes, String os, String java) {
+    static Machine current() {
+      String cpu = "unknown";
+      try {
+        cpu =
+            Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                .filter(line -> line.startsWith("model name"))
+                .map(line -> line.substring(line.indexOf(':') + 1).trim())
+                .findFirst()
+                .orElse(cpu);
+      } catch (IOException | RuntimeException ignored) {
+        // not Linux: leave "unknown"
+      }
+      var os =
+          (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+      return new Machine(
+          cpu,
+          Runtime.getRuntime().availableProcessors(),
+          os.getTotalMemorySize(),
+          System.getProperty("os.name") + " " + System.getProperty("os.version"),
+          System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    }
+  }
+
+  /** A run that produced no figures. */
+  public record Failure(String variant, String system, int repeat, String reason, String log) {}
+
+  /**
+   * One system on one variant over its repeats.
+   *
+   * @param cpuAboveSource CPU s per million rows minus the blackhole's, repeat by repeat
+   * @param vsPaimon end-to-end rows/s divided by Paimon's, repeat by repeat
+   * @param vsBlackhole end-to-end rows/s divided by the blackhole's, repeat by repeat
+   */
+  public record Row(
+      String variant,
+      String system,
+      Spread endToEndRowsPerSec,
+      Spread steadyRowsPerSec,
+      Spread logicalMBPerSec,
+      Spread cpuSecPerMillionRows,
+      Spread cpuAboveSource,
+      Spread gcMillis,
+      Spread peakHeapMB,
+      Spread diskMB,
+      Spread tailSeconds,
+      Spread vsPaimon,
+      Spread vsBlackhole,
+      boolean leakFree) {}
+
+  static Report of(String command, List<String> jvmFlags, List<ChildJvm.Outcome> outcomes) {
+    List<RunFigures> runs = new ArrayList<>();
+    List<Failure> failures = new ArrayList<>();
+    for (ChildJvm.Outcome outcome : outcomes) {
+      if (outcome.figures() != null) {
+        runs.add(outcome.figures());
+      } else {
+        RunSpec spec = outcome.spec();
+        failures.add(
+            new Failure(
+                spec.variant(),
+                spec.system().flagName(),
+                spec.repeat(),
+                outcome.failure(),
+                outcome.log().toString()));
+      }
+    }
+    return new Report(command, Machine.current(), jvmFlags, runs, failures, summarize(runs));
+  }
+
+  private static List<Row> summarize(List<RunFigures> runs) {
+    Map<String, Map<String, List<RunFigures>>> byVariant = new LinkedHashMap<>();
+    for (RunFigures run : runs) {
+      byVariant
+          .computeIfAbsent(run.variant(), v -> new LinkedHashMap<>())
+          .computeIfAbsent(run.system(), s -> new ArrayList<>())
+          .add(run);
+    }
+    List<Row> rows = new ArrayList<>();
+    byVariant.forEach(
+        (variant, bySystem) -> {
+          List<RunFigures> paimon = bySystem.getOrDefault("paimon", List.of());
+          List<RunFigures> blackhole = bySystem.getOrDefault("blackhole", List.of());
+          bySystem.forEach(
+              (system, list) ->
+                  rows.add(
+                      new Row(
+                          variant,
+                          system,
+                          spread(list, RunFigures::endToEndRowsPerSec),
+                          spread(list, RunFigures::steadyRowsPerSec),
+                          spread(list, RunFigures::logicalMBPerSec),
+                          spread(list, RunFigures::cpuSecPerMillionRows),
+                          paired(
+                              list,
+                              blackhole,
+                              (a, b) -> a.cpuSecPerMillionRows() - b.cpuSecPerMillionRows()),
+                          spread(list, RunFigures::gcMillis),
+                          spread(list, f -> f.peakHeapBytes() / 1048576.0),
+                          spread(list, f -> f.bytesOnDisk() / 1048576.0),
+                          spread(list, RunFigures::tailSeconds),
+                          paired(
+                              list,
+                              paimon,
+                              (a, b) -> a.endToEndRowsPerSec() / b.endToEndRowsPerSec()),
+                          paired(
+                              list,
+                              blackhole,
+                              (a, b) -> a.endToEndRowsPerSec() / b.endToEndRowsPerSec()),
+                          list.stream().allMatch(RunFigures::leakFree))));
+        });
+    return rows;
+  }
+
+  private static Spread spread(List<RunFigures> runs, ToDoubleFunction<RunFigures> figure) {
+    List<Double> values = new ArrayList<>();
+    runs.forEach(run -> values.add(figure.applyAsDouble(run)));
+    return Spread.of(values);
+  }
+
+  /** A figure of {@code runs} against {@code others} of the same repeat; null without pairs. */
+  private static Spread paired(
+      List<RunFigures> runs,
+      List<RunFigures> others,
+      java.util.function.ToDoubleBiFunction<RunFigures, RunFigures> figure) {
+    List<Double> values = new ArrayList<>();
+    for (RunFigures run : runs) {
+      for (RunFigures other : others) {
+        if (other.repeat() == run.repeat()) {
+          values.add(figure.applyAsDouble(run, other));
+        }
+      }
+    }
+    return Spread.of(values);
+  }
+
+  /** Writes {@code results.json} and {@code results.md} into {@code dir}. */
+  void write(Path dir) throws IOException {
+    Json.MAPPER.writeValue(dir.resolve("results.json").toFile(), this);
+    Files.writeString(dir.resolve("results.md"), markdown());
+  }
+
+  /** The Markdown report: machine, command, one table per variant, failures, definitions. */
+  String markdown() {
+    StringBuilder md = new StringBuilder("# Mortar end-to-end upsert benchmark\n\n");
+    md.append("- command: `").append(command).append("`\n");
+    md.append(
+        String.format(
+            "- machine: %s, %d CPUs, %.0f GB RAM, %s, %s%n",
+            machine.cpu(),
+            machine.cpus(),
+            machine.memoryBytes() / 1e9,
+            machine.os(),
+            machine.java()));
+    md.append("- every run in its own JVM: `")
+        .append(String.join(" ", jvmFlags).replaceAll("--add-opens=\\S+ ?", ""))
+        .append("` (+ Flink's --add-opens list)\n\n");
+    Set<String> variants = new LinkedHashSet<>();
+    summary.forEach(row -> variants.add(row.variant()));
+    for (String variant : variants) {
+      md.append("## ").append(variant).append("\n\n");
+      md.append(
+          "| system | rows/s end to end | rows/s steady | logical MB/s | CPU s / M rows |"
+              + " CPU above source | GC ms | peak heap MB | on disk MB | tail s |"
+              + " vs Paimon | vs blackhole | leak check |\n");
+      md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      for (Row row : summary) {
+        if (!row.variant().equals(variant)) {
+          continue;
+        }
+        md.append("| ")
+            .append(row.system())
+            .append(" | ")
+            .append(cell(row.endToEndRowsPerSec(), "%,.0f"))
+            .append(" | ")
+            .append(cell(row.steadyRowsPerSec(), "%,.0f"))
+            .append(" | ")
+            .append(cell(row.logicalMBPerSec(), "%.1f"))
+            .append(" | ")
+            .append(cell(row.cpuSecPerMillionRows(), "%.2f"))
+            .append(" | ")
+            .append(cell(row.cpuAboveSource(), "%.2f"))
+            .append(" | ")
+            .append(cell(row.gcMillis(), "%.0f"))
+            .append(" | ")
+            .append(cell(row.peakHeapMB(), "%.0f"))
+            .append(" | ")
+            .append(cell(row.diskMB(), "%.1f"))
+            .append(" | ")
+            .append(cell(row.tailSeconds(), "%.1f"))
+            .append(" | ")
+            .append(cell(row.vsPaimon(), "%.2f×"))
+            .append(" | ")
+            .append(cell(row.vsBlackhole(), "%.2f×"))
+            .append(" | ")
+            .append(row.leakFree() ? "ok" : "**LEAK**")
+            .append(" |\n");
+      }
+      md.append('\n');
+    }
+    if (!failures.isEmpty()) {
+      md.append("## Failed runs\n\n| variant | system | repeat | reason |\n|---|---|---|---|\n");
+      for (Failure failure : failures) {
+        md.append(
+            String.format(
+                "| %s | %s | %d | %s |%n",
+                failure.variant(),
+                failure.system(),
+                failure.repeat(),
+                failure.reason().replace('|', '/')));
+      }
+      md.append('\n');
+    }
+    md.append(
+        "Cells: median [min–max] over repeats. End to end = rows ÷ (source's first row → job"
+            + " finished, last flush and commit included); steady = the source's rate between 10 %"
+            + " and 90 % of its rows (back-pressured by the sink); CPU = process CPU of all threads"
+            + " over the same window; CPU above source = minus the blackhole's, repeat by repeat;"
+            + " tail = source's last row → job end; ratios are taken repeat by repeat (runs of a"
+            + " repeat ran back to back). Leak check: writer pools report no pages out and heap"
+            + " after full GC within "
+            + (RunOne.LEAK_MARGIN_BYTES >> 20)
+            + " MiB of its level after the warm-up job.\n");
+    return md.toString();
+  }
+
+  private static String cell(Spread spread, String format) {
+    return spread == null ? "–" : Objects.requireNonNull(spread.format(format));
+  }
+}

@@ -1,0 +1,148 @@
+package dev.mortar.benchmark.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * One system's run in its own JVM (started by the {@link Harness}): a warm-up job, then the
+ * measured job, each on a fresh embedded MiniCluster writing a fresh table; prints the figures as
+ * one JSON line prefixed by {@link #RESULT_PREFIX}.
+ *
+ * <p>The leak check: heap after a full GC once the measured job ended must be within {@link
+ * #LEAK_MARGIN_BYTES} of the heap after a full GC once the warm-up job ended.
+ */
+public final class RunOne {
+  static final String RESULT_PREFIX = "MORTAR-RESULT ";
+  static final long LEAK_MARGIN_BYTES = 64L << 20;
+
+  private RunOne() {}
+
+  public static void main(String[] args) throws Exception {
+    Flags flags = RunSpec.flags();
+    if (!flags.parse(args)) {
+      return;
+    }
+    RunFigures figures = run(RunSpec.fromFlags(flags));
+    System.out.println(RESULT_PREFIX + Json.LINE.writeValueAsString(figures));
+    System.out.flush();
+    // Flink and Paimon may leave non-daemon threads behind; the figures are out, end the JVM.
+    System.exit(0);
+  }
+
+  /** Runs the warm-up job and the measured job of {@code spec} in this JVM. */
+  static RunFigures run(RunSpec spec) throws Exception {
+    Files.createDirectories(spec.workDir());
+    Path root = Files.createTempDirectory(spec.workDir(), "mortar-e2e-" + spec.system().flagName());
+    try (LocalFlink flink = LocalFlink.start(spec)) {
+      if (spec.warmupRows() > 0) {
+        Path warmupTable = root.resolve("warmup");
+        try (JobTimeline ignored = JobTimeline.start()) {
+          flink.runJob(spec.warmupRows(), warmupTable);
+        }
+        deleteRecursively(warmupTable);
+      }
+      long heapBaseline = ProcessMeters.heapAfterFullGc();
+      ProcessMeters.resetHeapPeak();
+
+      Path table = root.resolve("table");
+      JobTimeline timeline = JobTimeline.start();
+      flink.runJob(spec.rows(), table);
+      timeline.stop();
+
+      long peakHeap = ProcessMeters.heapPeakBytes();
+      long bytesOnDisk = bytesOnDisk(table);
+      long pagesOut = WriterPools.pagesOut();
+      long heapAfter = ProcessMeters.heapAfterFullGc();
+      return figures(spec, timeline, peakHeap, bytesOnDisk, heapBaseline, heapAfter, pagesOut);
+    } finally {
+      deleteRecursively(root);
+    }
+  }
+
+  private static RunFigures figures(
+      RunSpec spec,
+      JobTimeline timeline,
+      long peakHeap,
+      long bytesOnDisk,
+      long heapBaseline,
+      long heapAfter,
+      long pagesOut) {
+    if (timeline.emitted() != spec.rows()) {
+      throw new IllegalStateException(
+          "the source emitted "
+              + timeline.emitted()
+              + " rows, expected "
+              + spec.rows()
+              + ": the source-progress metric reporter missed the source operator");
+    }
+    ProcessMeters.Reading window = timeline.window();
+    double seconds = window.wallNanos() / 1e9;
+    double steady = timeline.steadyRowsPerSec();
+    double cpuSeconds = window.cpuNanos() / 1e9;
+    boolean leakFree = pagesOut <= 0 && heapAfter - heapBaseline <= LEAK_MARGIN_BYTES;
+    return new RunFigures(
+        spec.system().flagName(),
+        spec.workload().name(),
+        spec.variant(),
+        spec.parallelism(),
+        spec.buckets(),
+        spec.objectReuse(),
+        spec.shuffled(),
+        spec.repeat(),
+        spec.rows(),
+        seconds,
+        timeline.whole().wallNanos() / 1e9,
+        timeline.tailSeconds(),
+        steady,
+        spec.rows() / seconds,
+        steady * spec.workload().logicalBytesPerRow() / 1e6,
+        cpuSeconds,
+        cpuSeconds / (spec.rows() / 1e6),
+        cpuSeconds / seconds,
+        timeline.whole().gcMillis(),
+        timeline.whole().gcCount(),
+        peakHeap,
+        bytesOnDisk,
+        heapBaseline,
+        heapAfter,
+        LEAK_MARGIN_BYTES,
+        pagesOut,
+        leakFree);
+  }
+
+  /** Bytes of the files under {@code dir}, Hadoop's {@code .crc} checksum side files excluded. */
+  static long bytesOnDisk(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files
+          .filter(Files::isRegularFile)
+          .filter(file -> !file.getFileName().toString().endsWith(".crc"))
+          .mapToLong(
+              file -> {
+                try {
+                  return Files.size(file);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              })
+          .sum();
+    }
+  }
+
+  static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package dev.mortar.benchmark.e2e;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import org.apache.flink.table.api.TableEnvironment;
+
+/**
+ * The sinks the benchmark compares, each as the Flink SQL table the workload is inserted into.
+ *
+ * <ul>
+ *   <li>{@link #BLACKHOLE}: Flink's blackhole connector, the source's own limit.
+ *   <li>{@link #MORTAR_AVRO}, {@link #MORTAR_PARQUET}: Mortar's {@code 'connector' = 'mortar'} with
+ *       Avro or Parquet log blocks, {@code buckets} file groups.
+ *   <li>{@link #PAIMON}: Apache Paimon's primary-key table with fixed buckets, {@code write-only},
+ *       snappy and {@code write-buffer-spillable = false}: the options of the Hudi 1.1 vs Paimon
+ *       comparison ("as the blog ran it" in shared/spec/benchmark-workload.md).
+ * </ul>
+ *
+ * Mortar and Paimon write to a fresh directory on local disk per job.
+ */
+public enum SystemUnderTest {
+  BLACKHOLE,
+  MORTAR_AVRO,
+  MORTAR_PARQUET,
+  PAIMON;
+
+  private static final String SINK = "workload_sink";
+
+  /**
+   * Parses the flag spelling ({@code blackhole}, {@code mortar-avro}, {@code mortar-parquet},
+   * {@code paimon}).
+   */
+  public static SystemUnderTest parse(String text) {
+    for (SystemUnderTest system : values()) {
+      if (system.flagName().equalsIgnoreCase(text)) {
+        return system;
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown system '" + text + "': expected blackhole, mortar-avro, mortar-parquet or paimon");
+  }
+
+  /** The spelling in flags and reports. */
+  public String flagName() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /** True for the sinks that write a table to disk. */
+  public boolean writesTable() {
+    return this != BLACKHOLE;
+  }
+
+  /**
+   * Creates the sink table in {@code env} and returns the identifier to insert into.
+   *
+   * @param tableDir a fresh directory the sink may write its table into
+   * @param buckets fixed buckets (file groups) of the table
+   */
+  public String createSink(TableEnvironment env, Workload workload, Path tableDir, int buckets) {
+    String columns = workload.sinkColumns() + ", PRIMARY KEY (`item_id`) NOT ENFORCED";
+    switch (this) {
+      case BLACKHOLE -> {
+        env.executeSql(
+            "CREATE TEMPORARY TABLE "
+                + SINK
+                + " ("
+                + columns
+                + ") WITH ('connector' = 'blackhole')");
+        return SINK;
+      }
+      case MORTAR_AVRO, MORTAR_PARQUET -> {
+        String format = this == MORTAR_AVRO ? "avro" : "parquet";
+        env.executeSql(
+            "CREATE TEMPORARY TABLE "
+                + SINK
+                + " ("
+                + columns
+                + ") WITH ('connector' = 'mortar', 'path' = '"
+                + tableDir.toUri()
+                + "', 'buckets' = '"
+                + buckets
+                + "', 'log.block.format' = '"
+                + format
+                + "')");
+        return SINK;
+      }
+      case PAIMON -> {
+        env.executeSql(
+            "CREATE CATALOG paimon_catalog WITH ('type' = 'paimon', 'warehouse' = '"
+                + tableDir.toUri()
+                + "')");
+        String table = "paimon_catalog.`default`." + SINK;
+        env.executeSql(
+            "CREATE TABLE "
+                + table
+                + " ("
+                + columns
+                + ") WITH ('bucket' = '"
+                + buckets
+                + "', 'write-only' = 'true', 'file.compression' = 'snappy',"
+                + " 'write-buffer-spillable' = 'false')");
+        return table;
+      }
+      default -> throw new AssertionError(this);
+    }
+  }
+}

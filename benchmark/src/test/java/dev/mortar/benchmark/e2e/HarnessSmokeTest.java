@@ -1,0 +1,69 @@
+package dev.mortar.benchmark.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The benchmark's CI smoke test: the real harness (one child JVM per system) on a tiny workload,
+ * then the report's files and figures.
+ */
+class HarnessSmokeTest {
+  private static final long ROWS = 3000;
+
+  @Test
+  void runsEverySystemInItsOwnJvmAndWritesTheReport(@TempDir Path temp) throws Exception {
+    List<String> systems = List.of("blackhole", "paimon");
+    Flags flags = Harness.flags();
+    flags.parse(
+        new String[] {
+          "--systems", String.join(",", systems),
+          "--workloads", "schema1",
+          "--rows", Long.toString(ROWS),
+          "--warmup-factor", "0",
+          "--parallelism", "1",
+          "--repeats", "1",
+          "--checkpoint-ms", "2000",
+          "--heap", "512m",
+          "--run-timeout-s", "120",
+          "--out", temp.resolve("results").toString(),
+          "--work-dir", temp.resolve("work").toString()
+        });
+
+    Path dir = Harness.run(flags, "smoke");
+
+    JsonNode results = Json.MAPPER.readTree(dir.resolve("results.json").toFile());
+    assertThat(results.get("failures")).as(results.get("failures").toString()).isEmpty();
+    List<String> ran = new ArrayList<>();
+    for (JsonNode run : results.get("runs")) {
+      ran.add(run.get("system").asText());
+      assertThat(run.get("rows").asLong()).isEqualTo(ROWS);
+      assertThat(run.get("endToEndRowsPerSec").asDouble()).isPositive();
+      assertThat(run.get("cpuSecPerMillionRows").asDouble()).isPositive();
+      assertThat(run.get("leakFree").asBoolean()).as(run.toString()).isTrue();
+      if (!run.get("system").asText().equals("blackhole")) {
+        assertThat(run.get("bytesOnDisk").asLong()).as(run.toString()).isPositive();
+      }
+    }
+    assertThat(ran).containsExactlyElementsOf(systems);
+    JsonNode paimon = results.get("summary").get(1);
+    assertThat(paimon.get("system").asText()).isEqualTo("paimon");
+    assertThat(paimon.get("vsPaimon").get("median").asDouble()).isEqualTo(1.0);
+    assertThat(paimon.get("vsBlackhole").get("median").asDouble()).isPositive();
+
+    String markdown = Files.readString(dir.resolve("results.md"));
+    assertThat(markdown).contains("## schema1 P=1", "| paimon |", "| blackhole |");
+    for (String chart : List.of("throughput.png", "cpu-per-row.png", "mb-per-s.png")) {
+      byte[] png = Files.readAllBytes(dir.resolve(chart));
+      assertThat(png.length).as(chart).isGreaterThan(1000);
+      assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII))
+          .isEqualTo("PNG");
+    }
+  }
+}
