@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hudi.common.model.DeleteRecord;
 import org.apache.hudi.common.model.HoodieLogFile;
 import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.common.table.log.HoodieLogFileReader;
 import org.apache.hudi.common.table.log.HoodieLogFormat;
 import org.apache.hudi.common.table.log.block.HoodieDataBlock;
 import org.apache.hudi.common.table.log.block.HoodieDeleteBlock;
@@ -30,11 +31,28 @@ final class HudiLogReader {
 
   private HudiLogReader() {}
 
+  /** Through {@code HoodieLogFormat.newReader}, the reader Hudi's scanners use. */
   static List<Block> read(FileSystem fs, Path file) throws IOException {
+    HoodieLogFile logFile = logFile(fs, file);
+    return read(HoodieLogFormat.newReader(new HoodieHadoopStorage(fs), logFile, null));
+  }
+
+  /**
+   * The same reader class with a small read buffer instead of the default 16 MB, for tests that
+   * read hundreds of tiny files.
+   */
+  static List<Block> readSmallBuffer(FileSystem fs, Path file) throws IOException {
+    HoodieLogFile logFile = logFile(fs, file);
+    return read(new HoodieLogFileReader(new HoodieHadoopStorage(fs), logFile, null, 64 << 10));
+  }
+
+  private static HoodieLogFile logFile(FileSystem fs, Path file) {
+    return new HoodieLogFile(new StoragePath(fs.makeQualified(file).toUri()));
+  }
+
+  private static List<Block> read(HoodieLogFormat.Reader opened) throws IOException {
     List<Block> blocks = new ArrayList<>();
-    HoodieLogFile logFile = new HoodieLogFile(new StoragePath(fs.makeQualified(file).toUri()));
-    try (HoodieLogFormat.Reader reader =
-        HoodieLogFormat.newReader(new HoodieHadoopStorage(fs), logFile, null)) {
+    try (HoodieLogFormat.Reader reader = opened) {
       while (reader.hasNext()) {
         HoodieLogBlock block = reader.next();
         List<IndexedRecord> records = new ArrayList<>();
