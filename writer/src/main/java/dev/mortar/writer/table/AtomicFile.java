@@ -1,5 +1,6 @@
 package dev.mortar.writer.table;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.UUID;
@@ -20,6 +21,23 @@ final class AtomicFile {
 
   private AtomicFile() {}
 
+  /** Keeps the file open when content writers (Avro's DataFileWriter) close their stream. */
+  private static final class UnclosableStream extends FilterOutputStream {
+    UnclosableStream(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      flush();
+    }
+  }
+
   /**
    * Writes {@code target} through a temp file in {@code tempDir}.
    *
@@ -30,7 +48,7 @@ final class AtomicFile {
       throws IOException {
     Path temp = new Path(tempDir, target.getName() + "." + UUID.randomUUID() + ".tmp");
     try (FSDataOutputStream out = fs.create(temp, false)) {
-      content.writeTo(out);
+      content.writeTo(new UnclosableStream(out));
       out.hsync();
     }
     fs.mkdirs(target.getParent());

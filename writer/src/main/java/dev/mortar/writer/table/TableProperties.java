@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.zip.CRC32;
 
@@ -27,6 +28,8 @@ final class TableProperties {
   static final String PARTITION_FIELDS = "hoodie.table.partition.fields";
   static final String ORDERING_FIELDS = "hoodie.table.ordering.fields";
   static final String LEGACY_PRECOMBINE_FIELD = "hoodie.table.precombine.field";
+  static final String KEY_GENERATOR_TYPE = "hoodie.table.keygenerator.type";
+  static final String KEY_GENERATOR_CLASS = "hoodie.table.keygenerator.class";
   static final String MERGE_ON_READ = "MERGE_ON_READ";
 
   private TableProperties() {}
@@ -49,7 +52,7 @@ final class TableProperties {
       p.put(ORDERING_FIELDS, settings.orderingField());
     }
     p.put("hoodie.record.merge.mode", settings.mergeMode());
-    p.put("hoodie.table.keygenerator.type", settings.keyGeneratorType().name());
+    p.put(KEY_GENERATOR_TYPE, settings.keyGeneratorType().name());
     p.put("hoodie.table.base.file.format", "PARQUET");
     p.put("hoodie.populate.meta.fields", "true");
     p.put("hoodie.datasource.write.drop.partition.columns", "false");
@@ -88,6 +91,14 @@ final class TableProperties {
         "ordering field",
         table.getProperty(ORDERING_FIELDS, table.getProperty(LEGACY_PRECOMBINE_FIELD)),
         settings.orderingField());
+    keyGeneratorFamily(table)
+        .ifPresent(
+            family ->
+                compare(
+                    mismatches,
+                    "key generator",
+                    family,
+                    keyGeneratorFamily(settings.keyGeneratorType().name())));
     if (!mismatches.isEmpty()) {
       throw new IllegalStateException(
           "the Hudi table at "
@@ -96,6 +107,33 @@ final class TableProperties {
               + String.join("; ", mismatches)
               + ". Configure the sink as the table is, or write to a new path.");
     }
+  }
+
+  /**
+   * The table's key generator without the Avro/Spark distinction (SIMPLE_AVRO and SIMPLE write the
+   * same keys): it decides the record key format, so a different one would duplicate keys.
+   */
+  private static Optional<String> keyGeneratorFamily(Properties table) {
+    String type = table.getProperty(KEY_GENERATOR_TYPE);
+    if (type != null) {
+      return Optional.of(keyGeneratorFamily(type));
+    }
+    String className = table.getProperty(KEY_GENERATOR_CLASS);
+    if (className == null) {
+      return Optional.empty();
+    }
+    String simpleName = className.substring(className.lastIndexOf('.') + 1);
+    return Optional.of(
+        switch (simpleName) {
+          case "SimpleKeyGenerator", "SimpleAvroKeyGenerator" -> "SIMPLE";
+          case "ComplexKeyGenerator", "ComplexAvroKeyGenerator" -> "COMPLEX";
+          case "NonpartitionedKeyGenerator", "NonpartitionedAvroKeyGenerator" -> "NON_PARTITION";
+          default -> className;
+        });
+  }
+
+  private static String keyGeneratorFamily(String type) {
+    return type.endsWith("_AVRO") ? type.substring(0, type.length() - "_AVRO".length()) : type;
   }
 
   private static void compare(List<String> mismatches, String what, Object table, Object sink) {

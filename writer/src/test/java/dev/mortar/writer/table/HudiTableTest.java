@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class HudiTableTest {
   private static final TableSettings SETTINGS =
-      new TableSettings("t1", HudiReaderAcceptsTableTest.ROW, List.of("id"), List.of("dt"), "ts");
+      new TableSettings(
+          "t1", HudiReaderAcceptsTableContract.ROW, List.of("id"), List.of("dt"), "ts");
 
   @TempDir java.nio.file.Path dir;
   private FileSystem fs;
@@ -100,7 +101,7 @@ class HudiTableTest {
   void mismatchedSettingsFailNamingEveryDifference() {
     HudiTable.createOrValidate(fs, base, SETTINGS);
     TableSettings other =
-        new TableSettings("t1", HudiReaderAcceptsTableTest.ROW, List.of("v"), List.of(), null);
+        new TableSettings("t1", HudiReaderAcceptsTableContract.ROW, List.of("v"), List.of(), null);
     assertThatThrownBy(() -> HudiTable.createOrValidate(fs, base, other))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
@@ -108,21 +109,39 @@ class HudiTableTest {
                 + base
                 + " does not match the sink's settings: record key fields: the table has [id],"
                 + " the sink has [v]; partition fields: the table has [dt], the sink has [];"
-                + " ordering field: the table has 'ts', the sink has none. Configure the sink as"
-                + " the table is, or write to a new path.");
+                + " ordering field: the table has 'ts', the sink has none; key generator: the table"
+                + " has 'SIMPLE', the sink has 'NON_PARTITION'. Configure the sink as the table is,"
+                + " or write to a new path.");
   }
 
   @Test
   void copyOnWriteOrOlderTablesAreRejected() throws Exception {
-    Path file = new Path(base, ".hoodie/hoodie.properties");
     Map<String, String> props = new java.util.HashMap<>(TableProperties.of(SETTINGS));
     props.put("hoodie.table.version", "8");
     props.remove("hoodie.table.type");
-    PropertiesFile.publish(fs, new Path(dir.toString()), file, props, null);
+    writeProperties(props);
     assertThatThrownBy(() -> HudiTable.createOrValidate(fs, base, SETTINGS))
         .hasMessageContaining(
             "table type: the table has 'COPY_ON_WRITE', the sink has 'MERGE_ON_READ';"
                 + " table version: the table has '8', the sink has '9'");
+  }
+
+  @Test
+  void aDifferentRecordKeyFormatIsRejected() throws Exception {
+    Map<String, String> props = new java.util.HashMap<>(TableProperties.of(SETTINGS));
+    props.put("hoodie.table.keygenerator.type", "COMPLEX_AVRO");
+    writeProperties(props);
+    assertThatThrownBy(() -> HudiTable.createOrValidate(fs, base, SETTINGS))
+        .hasMessageContaining("key generator: the table has 'COMPLEX', the sink has 'SIMPLE'");
+  }
+
+  @Test
+  void sparkStyleKeyGeneratorClassOfTheSameFamilyIsAccepted() throws Exception {
+    Map<String, String> props = new java.util.HashMap<>(TableProperties.of(SETTINGS));
+    props.remove("hoodie.table.keygenerator.type");
+    props.put("hoodie.table.keygenerator.class", "org.apache.hudi.keygen.SimpleKeyGenerator");
+    writeProperties(props);
+    assertThat(HudiTable.createOrValidate(fs, base, SETTINGS).settings()).isEqualTo(SETTINGS);
   }
 
   @Test
@@ -137,5 +156,13 @@ class HudiTableTest {
     table.ensurePartition("", "20261122121208113");
     assertThat(PropertiesFile.read(fs, new Path(base, ".hoodie_partition_metadata")))
         .containsEntry("partitionDepth", "0");
+  }
+
+  /** Creates the table, then replaces its hoodie.properties with {@code props}. */
+  private void writeProperties(Map<String, String> props) throws Exception {
+    HudiTable.createOrValidate(fs, base, SETTINGS);
+    fs.delete(new Path(base, ".hoodie/hoodie.properties"), false);
+    PropertiesFile.publish(
+        fs, new Path(dir.toString()), new Path(base, ".hoodie/hoodie.properties"), props, null);
   }
 }

@@ -45,7 +45,8 @@ class TimelineTest {
     fs = FileSystem.getLocal(new Configuration());
     base = new Path(dir.resolve("t").toString());
     settings =
-        new TableSettings("t", HudiReaderAcceptsTableTest.ROW, List.of("id"), List.of("dt"), "ts");
+        new TableSettings(
+            "t", HudiReaderAcceptsTableContract.ROW, List.of("id"), List.of("dt"), "ts");
   }
 
   @Test

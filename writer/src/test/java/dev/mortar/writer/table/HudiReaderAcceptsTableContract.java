@@ -10,19 +10,17 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A table laid out by {@link HudiTable} and committed by {@link Timeline}, its log files written by
- * Hudi's own log writer, read back by Hudi's {@code HoodieFileGroupReader}: completed instants are
- * visible, a pending one is not, an aborted one leaves nothing, and merging follows the table's
- * merge mode.
+ * Contract run on each file system (local, HDFS): a table laid out by {@link HudiTable} and
+ * committed by {@link Timeline}, its log files written by Hudi's own log writer, read back by
+ * Hudi's {@code HoodieFileGroupReader}: completed instants are visible, a pending one is not, an
+ * aborted one leaves nothing, and merging follows the table's merge mode.
  */
-class HudiReaderAcceptsTableTest {
+abstract class HudiReaderAcceptsTableContract {
   static final RowType ROW =
       RowType.of(
           new org.apache.flink.table.types.logical.LogicalType[] {
@@ -33,12 +31,16 @@ class HudiReaderAcceptsTableTest {
           },
           new String[] {"id", "dt", "ts", "v"});
 
-  @TempDir java.nio.file.Path dir;
+  /** The file system the table lives on. */
+  abstract FileSystem fs() throws Exception;
+
+  /** A fresh, fully qualified base path for a table named {@code name}. */
+  abstract String basePath(String name) throws Exception;
 
   @Test
   void eventTimeOrderingPartitionedTable() throws Exception {
     TableSettings settings = new TableSettings("t1", ROW, List.of("id"), List.of("dt"), "ts");
-    String base = dir.resolve("t1").toString();
+    String base = basePath("t1");
     HudiTable table = HudiTable.createOrValidate(fs(), new Path(base), settings);
     Timeline timeline = table.timeline();
     HudiLogFiles logs = new HudiLogFiles(base, schemaOf(table));
@@ -117,7 +119,7 @@ class HudiReaderAcceptsTableTest {
   @Test
   void commitTimeOrderingNonPartitionedTable() throws Exception {
     TableSettings settings = new TableSettings("t2", ROW, List.of("id"), List.of(), null);
-    String base = dir.resolve("t2").toString();
+    String base = basePath("t2");
     HudiTable table = HudiTable.createOrValidate(fs(), new Path(base), settings);
     HudiLogFiles logs = new HudiLogFiles(base, schemaOf(table));
 
@@ -155,7 +157,7 @@ class HudiReaderAcceptsTableTest {
     assertThat(view.get("id1").get("v")).isEqualTo("later-wins");
   }
 
-  private static WriteStat write(
+  private WriteStat write(
       HudiTable table,
       HudiLogFiles logs,
       String instant,
@@ -182,9 +184,5 @@ class HudiReaderAcceptsTableTest {
 
   private static Schema schemaOf(HudiTable table) {
     return new Schema.Parser().parse(table.avroSchemaJson());
-  }
-
-  private static FileSystem fs() throws Exception {
-    return FileSystem.getLocal(new Configuration());
   }
 }
