@@ -15,7 +15,7 @@ import org.apache.flink.table.types.logical.RowType;
  * The version and count are patched in when the block is finished, each record's length once its
  * datum is written, so every byte is written exactly once.
  */
-final class AvroBlockBuilder implements DataBlockBuilder {
+public final class AvroBlockBuilder implements DataBlockBuilder {
   private static final int PREFIX_SIZE = 8;
 
   private final BinaryRowAvroEncoder encoder;
@@ -24,7 +24,7 @@ final class AvroBlockBuilder implements DataBlockBuilder {
   private int recordCount;
 
   /** {@code metaFields} null means the schema has no meta fields. */
-  AvroBlockBuilder(RowType rowType, MetaFieldValues metaFields, int initialCapacity) {
+  public AvroBlockBuilder(RowType rowType, MetaFieldValues metaFields, int initialCapacity) {
     this.encoder = new BinaryRowAvroEncoder(rowType);
     this.metaFields = metaFields;
     this.content = new BlockBuffer(initialCapacity);

@@ -5,7 +5,7 @@ import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 
 /** Accumulates the records of one data block and produces its content (§9.1 / §9.2). */
-interface DataBlockBuilder {
+public interface DataBlockBuilder {
   /** Adds a record; {@code seqCounter} is its sequence counter (used only with meta fields). */
   void add(BinaryStringData recordKey, long seqCounter, BinaryRowData row) throws IOException;
 

@@ -9,14 +9,14 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * <instant>_<taskPartition>_<counter>}, the record key, the partition path and — in log records —
  * the fileId (not the file name). The counter runs per writer from 0.
  */
-final class MetaFieldValues {
+public final class MetaFieldValues {
   private final byte[] instant;
   private final byte[] seqnoPrefix;
   private final byte[] partitionPath;
   private final byte[] fileId;
   private long counter;
 
-  MetaFieldValues(String instant, String writeToken, String partitionPath, String fileId) {
+  public MetaFieldValues(String instant, String writeToken, String partitionPath, String fileId) {
     this.instant = utf8(instant);
     this.seqnoPrefix = utf8(instant + "_" + taskPartition(writeToken) + "_");
     this.partitionPath = utf8(partitionPath);

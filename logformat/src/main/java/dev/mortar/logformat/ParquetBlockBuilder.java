@@ -19,7 +19,7 @@ import org.apache.parquet.io.api.Binary;
  * {@link ParquetWriter} is opened for each block (parquet-mr writers are single-use); the buffer
  * and the write support are reused.
  */
-final class ParquetBlockBuilder implements DataBlockBuilder {
+public final class ParquetBlockBuilder implements DataBlockBuilder {
   private final RowDataWriteSupport writeSupport;
   private final MetaFieldValues metaFields;
   private final ParquetCodec codec;
@@ -32,7 +32,7 @@ final class ParquetBlockBuilder implements DataBlockBuilder {
   private ParquetWriter<RowData> writer;
   private int recordCount;
 
-  ParquetBlockBuilder(
+  public ParquetBlockBuilder(
       RowType rowType,
       Schema avroSchema,
       MetaFieldValues metaFields,
