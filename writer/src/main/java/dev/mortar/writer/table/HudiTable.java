@@ -93,9 +93,12 @@ public final class HudiTable {
     return basePath;
   }
 
-  /** The table's Avro schema without meta fields, as stored in hoodie.table.create.schema. */
+  /**
+   * The table's Avro schema without meta fields ({@link TableSettings#avroSchema()}), as stored in
+   * hoodie.table.create.schema and in each commit's metadata.
+   */
   public String avroSchemaJson() {
-    return TableSchema.avroSchema(settings).toString();
+    return settings.avroSchema().toString();
   }
 
   /**

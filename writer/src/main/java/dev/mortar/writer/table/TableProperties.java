@@ -56,7 +56,7 @@ final class TableProperties {
     p.put("hoodie.table.base.file.format", "PARQUET");
     p.put("hoodie.populate.meta.fields", "true");
     p.put("hoodie.datasource.write.drop.partition.columns", "false");
-    p.put("hoodie.table.create.schema", TableSchema.avroSchema(settings).toString());
+    p.put("hoodie.table.create.schema", settings.avroSchema().toString());
     p.put("hoodie.table.checksum", Long.toString(checksum(settings.tableName())));
     return p;
   }

@@ -1,8 +1,10 @@
 package dev.mortar.writer.table;
 
+import dev.mortar.logformat.AvroSchemas;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
+import org.apache.avro.Schema;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -48,6 +50,27 @@ public record TableSettings(
   /** Hudi's key generator for these fields, chosen the way Hudi's Flink table factory does. */
   public KeyGeneratorType keyGeneratorType() {
     return KeyGeneratorType.of(recordKeyFields.size(), partitionFields.size());
+  }
+
+  /**
+   * The full name of the table's Avro record, {@code hoodie.<name>.<name>_record}, as Hudi's {@code
+   * AvroSchemaUtils.getAvroRecordQualifiedName} builds it: in the table name, every character Avro
+   * does not allow in a name (first: letter or _, then also digits) becomes {@code __}.
+   */
+  public String avroRecordName() {
+    StringBuilder name = new StringBuilder();
+    for (int i = 0; i < tableName.length(); i++) {
+      char c = tableName.charAt(i);
+      boolean letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+      boolean digit = c >= '0' && c <= '9';
+      name.append(letter || (digit && i > 0) ? String.valueOf(c) : "__");
+    }
+    return "hoodie." + name + "." + name + "_record";
+  }
+
+  /** The table's Avro schema without meta fields: the writer schema of every log block. */
+  public Schema avroSchema() {
+    return AvroSchemas.of(rowType, avroRecordName(), false);
   }
 
   /** Hudi's merge mode inference for table version 9 (§2.2). */

@@ -10,6 +10,7 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.hudi.avro.AvroSchemaUtils;
 import org.junit.jupiter.api.Test;
 
 class RecordKeysAndPartitionPathsTest {
@@ -92,6 +93,27 @@ class RecordKeysAndPartitionPathsTest {
     assertThat(PartitionPaths.depth("")).isZero();
     assertThat(PartitionPaths.depth("2024")).isEqualTo(1);
     assertThat(PartitionPaths.depth("2024/x")).isEqualTo(2);
+  }
+
+  @Test
+  void avroRecordNameIsHudisQualifiedName() {
+    System.out.println("seed " + SEED + " (re-run with -Dmortar.seed=" + SEED + ")");
+    Random random = new Random(SEED);
+    List<String> names =
+        new java.util.ArrayList<>(List.of("t1", "my-table.x", "1abc", "a b", "ünï", "_x9"));
+    String alphabet = "aZ_09-. ü";
+    for (int i = 0; i < 500; i++) {
+      StringBuilder name = new StringBuilder();
+      for (int c = 0, length = 1 + random.nextInt(8); c < length; c++) {
+        name.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      names.add(name.toString());
+    }
+    for (String name : names) {
+      assertThat(new TableSettings(name, ROW, List.of("a"), List.of(), null).avroRecordName())
+          .as(name)
+          .isEqualTo(AvroSchemaUtils.getAvroRecordQualifiedName(name));
+    }
   }
 
   @Test
