@@ -46,12 +46,12 @@ public final class Timeline {
     this.basePath = basePath;
     this.timelineDir = timelineDir;
     this.tempDir = tempDir;
-    this.clock = new InstantClock(wallClock, latestTimeOnDisk());
+    this.clock = new InstantClock(wallClock);
   }
 
   /** Starts a new deltacommit: a fresh instant time with its requested and inflight files. */
   public String startInstant() {
-    String instant = clock.next();
+    String instant = clock.next(scan().latestTime());
     try {
       fs.create(new Path(timelineDir, instant + REQUESTED), false).close();
       fs.create(new Path(timelineDir, instant + INFLIGHT), false).close();
@@ -95,7 +95,7 @@ public final class Timeline {
               + timelineDir
               + " (never started, or aborted)");
     }
-    String completion = clock.next();
+    String completion = clock.next(instants.latestTime());
     Path target = new Path(timelineDir, instant + "_" + completion + ACTION);
     try {
       AtomicFile.publish(
@@ -154,22 +154,6 @@ public final class Timeline {
     return false;
   }
 
-  private String latestTimeOnDisk() {
-    Instants instants = scan();
-    String latest = "0";
-    for (String started : instants.started) {
-      latest = max(latest, started);
-    }
-    for (var entry : instants.completed.entrySet()) {
-      latest = max(latest, max(entry.getKey(), entry.getValue()));
-    }
-    return latest;
-  }
-
-  private static String max(String a, String b) {
-    return a.compareTo(b) >= 0 ? a : b;
-  }
-
   private Instants scan() {
     Instants instants = new Instants();
     try {
@@ -193,6 +177,19 @@ public final class Timeline {
       } else if (fileName.endsWith(ACTION)) {
         parseCompleted(fileName).ifPresent(times -> completed.put(times[0], times[1]));
       }
+    }
+
+    /** The highest requested or completion time, "0" on an empty timeline. */
+    String latestTime() {
+      String latest = started.isEmpty() ? "0" : started.last();
+      for (var entry : completed.entrySet()) {
+        latest = max(latest, max(entry.getKey(), entry.getValue()));
+      }
+      return latest;
+    }
+
+    private static String max(String a, String b) {
+      return a.compareTo(b) >= 0 ? a : b;
     }
 
     List<String> pending() {

@@ -80,6 +80,20 @@ class TimelineTest {
   }
 
   @Test
+  void timesStayUniqueWhenOneProcessStartsAndAnotherCompletes() throws Exception {
+    Timeline coordinator = HudiTable.createOrValidate(fs, base, settings, FROZEN).timeline();
+    Timeline committer = HudiTable.createOrValidate(fs, base, settings, FROZEN).timeline();
+    String first = coordinator.startInstant();
+    committer.complete(first, List.of(STAT), "{}");
+    String second = coordinator.startInstant();
+    committer.complete(second, List.of(STAT), "{}");
+    assertThat(names())
+        .contains(
+            "20261122120000000_20261122120000001.deltacommit",
+            "20261122120000002_20261122120000003.deltacommit");
+  }
+
+  @Test
   void completeIsIdempotentAndRequiresAStartedInstant() throws Exception {
     Timeline timeline = HudiTable.createOrValidate(fs, base, settings).timeline();
     String instant = timeline.startInstant();
