@@ -11,7 +11,9 @@ import static dev.mortar.buffer.RecordEntryLayout.STATE_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.SUPERSEDED;
 
 import dev.mortar.serde.Operation;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySection;
 import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
@@ -69,7 +71,8 @@ public final class BucketBuffer {
       BinaryStringData key, long orderingValue, Operation operation, BinaryRowData row) {
     checkUsable();
     key.ensureMaterialized();
-    int keyLength = key.getSizeInBytes();
+    BinarySection keyBytes = key.getBinarySection();
+    int keyLength = keyBytes.getSizeInBytes();
     int rowLength = row.getSizeInBytes();
     long entryLength = RecordEntryLayout.entryLength(keyLength, rowLength);
     if (entryLength > maxEntryLength) {
@@ -77,13 +80,14 @@ public final class BucketBuffer {
           ownerName, entryLength, pool.pageSize(), pool.budgetBytes(), deduplicate);
     }
     if (!deduplicate) {
-      return appendEntry(entryLength, 0, key, orderingValue, operation, row) >= 0;
+      return appendEntry(entryLength, 0, keyBytes, orderingValue, operation, row) >= 0;
     }
-    int hash = key.hashCode();
-    long slot = index.find(hash, key.getSegments(), key.getOffset(), keyLength, data);
+    int hash = keyBytes.hashCode();
+    long slot = index.find(hash, keyBytes.getSegments(), keyBytes.getOffset(), keyLength, data);
     if (!index.isOccupied(slot)) {
       long entry =
-          appendEntry(entryLength, index.pagesToAddOneKey(), key, orderingValue, operation, row);
+          appendEntry(
+              entryLength, index.pagesToAddOneKey(), keyBytes, orderingValue, operation, row);
       if (entry < 0) {
         return false;
       }
@@ -96,11 +100,11 @@ public final class BucketBuffer {
     }
     int previousRowLength = data.getInt(previous + ROW_LENGTH_OFFSET);
     if (RecordEntryLayout.entryLength(keyLength, previousRowLength) == entryLength) {
-      writeEntry(previous, key, orderingValue, operation, row);
+      writeEntry(previous, keyBytes, orderingValue, operation, row);
       modificationCount++;
       return true;
     }
-    long entry = appendEntry(entryLength, 0, key, orderingValue, operation, row);
+    long entry = appendEntry(entryLength, 0, keyBytes, orderingValue, operation, row);
     if (entry < 0) {
       return false;
     }
@@ -189,7 +193,7 @@ public final class BucketBuffer {
   private long appendEntry(
       long entryLength,
       int extraPages,
-      BinaryStringData key,
+      BinarySection key,
       long orderingValue,
       Operation operation,
       BinaryRowData row) {
@@ -207,19 +211,26 @@ public final class BucketBuffer {
   }
 
   private void writeEntry(
-      long entry,
-      BinaryStringData key,
-      long orderingValue,
-      Operation operation,
-      BinaryRowData row) {
+      long entry, BinarySection key, long orderingValue, Operation operation, BinaryRowData row) {
     int keyLength = key.getSizeInBytes();
     int rowLength = row.getSizeInBytes();
-    data.putInt(entry + KEY_LENGTH_OFFSET, keyLength);
-    data.putInt(entry + ROW_LENGTH_OFFSET, rowLength);
-    data.putLong(entry + ORDERING_OFFSET, orderingValue);
-    data.putInt(entry + ARITY_OFFSET, row.getArity());
-    data.put(entry + OPERATION_OFFSET, operation.code());
-    data.put(entry + STATE_OFFSET, LIVE);
+    if (data.inOnePage(entry, KEY_OFFSET)) {
+      MemorySegment page = data.pageOf(entry);
+      int at = data.offsetIn(entry);
+      page.putInt(at + KEY_LENGTH_OFFSET, keyLength);
+      page.putInt(at + ROW_LENGTH_OFFSET, rowLength);
+      page.putLong(at + ORDERING_OFFSET, orderingValue);
+      page.putInt(at + ARITY_OFFSET, row.getArity());
+      page.put(at + OPERATION_OFFSET, operation.code());
+      page.put(at + STATE_OFFSET, LIVE);
+    } else {
+      data.putInt(entry + KEY_LENGTH_OFFSET, keyLength);
+      data.putInt(entry + ROW_LENGTH_OFFSET, rowLength);
+      data.putLong(entry + ORDERING_OFFSET, orderingValue);
+      data.putInt(entry + ARITY_OFFSET, row.getArity());
+      data.put(entry + OPERATION_OFFSET, operation.code());
+      data.put(entry + STATE_OFFSET, LIVE);
+    }
     data.copyFrom(key.getSegments(), key.getOffset(), entry + KEY_OFFSET, keyLength);
     data.copyFrom(
         row.getSegments(),

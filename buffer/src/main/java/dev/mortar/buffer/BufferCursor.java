@@ -36,6 +36,9 @@ public final class BufferCursor {
   private long end;
   private int expectedModificationCount;
   private boolean onRecord;
+  private int keyLength;
+  private int rowLength;
+  private byte state;
   private long orderingValue;
   private Operation operation;
 
@@ -59,11 +62,10 @@ public final class BufferCursor {
     }
     while (nextEntry < end) {
       long entry = nextEntry;
-      int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
-      int rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
+      readHeader(entry);
       nextEntry += RecordEntryLayout.entryLength(keyLength, rowLength);
-      if (data.get(entry + STATE_OFFSET) == LIVE) {
-        load(entry, keyLength, rowLength);
+      if (state == LIVE) {
+        pointKeyAndRow(entry);
         return onRecord = true;
       }
     }
@@ -92,13 +94,34 @@ public final class BufferCursor {
     return row;
   }
 
-  private void load(long entry, int keyLength, int rowLength) {
-    orderingValue = data.getLong(entry + ORDERING_OFFSET);
-    operation = Operation.ofCode(data.get(entry + OPERATION_OFFSET));
-    int arity = data.getInt(entry + ARITY_OFFSET);
+  /** Reads the header in one page access when it lies in one page (nearly always). */
+  private void readHeader(long entry) {
+    byte operationCode;
+    int arity;
+    if (data.inOnePage(entry, KEY_OFFSET)) {
+      MemorySegment page = data.pageOf(entry);
+      int at = data.offsetIn(entry);
+      keyLength = page.getInt(at + KEY_LENGTH_OFFSET);
+      rowLength = page.getInt(at + ROW_LENGTH_OFFSET);
+      orderingValue = page.getLong(at + ORDERING_OFFSET);
+      arity = page.getInt(at + ARITY_OFFSET);
+      operationCode = page.get(at + OPERATION_OFFSET);
+      state = page.get(at + STATE_OFFSET);
+    } else {
+      keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
+      rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
+      orderingValue = data.getLong(entry + ORDERING_OFFSET);
+      arity = data.getInt(entry + ARITY_OFFSET);
+      operationCode = data.get(entry + OPERATION_OFFSET);
+      state = data.get(entry + STATE_OFFSET);
+    }
+    operation = Operation.ofCode(operationCode);
     if (row.getArity() != arity) {
       row = new BinaryRowData(arity);
     }
+  }
+
+  private void pointKeyAndRow(long entry) {
     long keyAddress = entry + KEY_OFFSET;
     key.setJavaObject(null);
     if (liesInOnePage(keyAddress, keyLength)) {

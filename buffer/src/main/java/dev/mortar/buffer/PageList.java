@@ -104,6 +104,10 @@ final class PageList {
     if (length == 0) {
       return; // an empty key or row may come with an empty segment
     }
+    if (sourceOffset + length <= source[0].size() && inOnePage(address, length)) {
+      source[0].copyTo(sourceOffset, pageOf(address), offsetIn(address), length);
+      return;
+    }
     int sourceSegmentSize = source[0].size();
     int segment = sourceOffset / sourceSegmentSize;
     int inSegment = sourceOffset % sourceSegmentSize;
