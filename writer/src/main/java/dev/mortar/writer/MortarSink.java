@@ -221,7 +221,8 @@ public final class MortarSink {
      */
     public MortarSink build() {
       String path = options.getOptional(MortarOptions.PATH).orElse("");
-      String defaultName = path.replaceAll("/+$", "").replaceAll(".*/", "");
+      String defaultName =
+          path.replaceAll("/+$", "").replaceAll(".*/", "").replaceAll("[^A-Za-z0-9_]", "_");
       SinkSettings settings =
           SinkSettings.of(options, rowType, recordKey, partitionFields, defaultName);
       ExistingTable.validate(settings);

@@ -116,10 +116,10 @@ public final class SinkSettings implements Serializable {
               + tableName
               + "' must be a valid Avro name ([A-Za-z_][A-Za-z0-9_]*); set option 'table.name'");
     }
-    tableSettings();
     OrderingField.of(rowType, orderingField);
     KeyFields.check(rowType, recordKeyFields, "record key");
     KeyFields.check(rowType, partitionFields, "partition");
+    tableSettings();
   }
 
   public String basePath() {

@@ -64,7 +64,7 @@ class EndToEndITCase {
         partitioned,
         ordering,
         format);
-    Changelog changelog = Changelog.random(seed, 1500, 300, 100, 50);
+    Changelog changelog = Changelog.random(seed, 1000, 200, 100, 50);
     SinkJob job =
         new SinkJob(
             dir.resolve("t").toUri().toString(),

@@ -1,11 +1,16 @@
 package dev.mortar.writer.it;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One armed failure point for the job running in this JVM's MiniCluster. It fires once: the
- * restarted job then runs past it. Counted points count events since arming.
+ * Failure points armed for the job running in this JVM's MiniCluster, fired one after the other:
+ * each fires once, then the next is armed (its count starts at zero) and the restarted job runs on
+ * until it fires too.
  */
 final class Failures {
   enum Point {
@@ -19,31 +24,52 @@ final class Failures {
     COMMIT_PUBLISH
   }
 
-  private record Plan(Point point, long at) {}
+  /** Fire at the {@code at}-th event (or byte, or offset) of {@code point}. */
+  record Plan(Point point, long at) {}
 
   private static final AtomicReference<Plan> PLAN = new AtomicReference<>();
   private static final AtomicLong COUNTER = new AtomicLong();
+  private static final Deque<Plan> NEXT = new ArrayDeque<>();
+  private static final List<String> FIRED = new ArrayList<>();
 
   private Failures() {}
 
-  static void arm(Point point, long at) {
-    COUNTER.set(0);
-    PLAN.set(new Plan(point, at));
+  static synchronized void arm(List<Plan> plans) {
+    NEXT.clear();
+    NEXT.addAll(plans);
+    FIRED.clear();
+    armNext();
   }
 
-  static void disarm() {
+  private static synchronized void armNext() {
+    COUNTER.set(0);
+    PLAN.set(NEXT.poll());
+  }
+
+  static synchronized void disarm() {
+    NEXT.clear();
     PLAN.set(null);
   }
 
-  static boolean fired() {
-    return PLAN.get() == null;
+  /** What fired so far, in order. */
+  static synchronized List<String> fired() {
+    return new ArrayList<>(FIRED);
+  }
+
+  private static InjectedFailure fire(Plan plan, long value) {
+    String what = plan.point + " at " + value;
+    synchronized (Failures.class) {
+      FIRED.add(what);
+      armNext();
+    }
+    return new InjectedFailure(what);
   }
 
   /** Fires when {@code value} reaches the armed value of {@code point}. */
   static void maybeFail(Point point, long value) {
     Plan plan = PLAN.get();
     if (plan != null && plan.point == point && value >= plan.at && PLAN.compareAndSet(plan, null)) {
-      throw new InjectedFailure(point + " at " + value);
+      throw fire(plan, value);
     }
   }
 
@@ -55,7 +81,7 @@ final class Failures {
     }
     long total = COUNTER.addAndGet(amount);
     if (total >= plan.at && PLAN.compareAndSet(plan, null)) {
-      throw new InjectedFailure(point + " at " + total);
+      throw fire(plan, total);
     }
   }
 

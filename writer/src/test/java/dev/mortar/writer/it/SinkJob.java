@@ -73,8 +73,8 @@ record SinkJob(
     }
     if (smallBuffers) {
       sink.pageSize(MemorySize.parse("4kb"))
-          .bufferSize(MemorySize.parse("48kb"))
-          .batchSize(MemorySize.parse("6kb"));
+          .bufferSize(MemorySize.parse("64kb"))
+          .batchSize(MemorySize.parse("16kb"));
     }
     sink.build().sinkTo(rows);
     env.execute("mortar datastream test");
@@ -128,7 +128,7 @@ record SinkJob(
     }
     if (smallBuffers) {
       with.append(
-          ", 'write.page-size' = '4kb', 'write.buffer-size' = '48kb', 'write.batch-size' = '6kb'");
+          ", 'write.page-size' = '4kb', 'write.buffer-size' = '64kb', 'write.batch-size' = '16kb'");
     }
     return "CREATE TABLE "
         + table

@@ -1,0 +1,127 @@
+package dev.mortar.writer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.writer.it.Failures.Plan;
+import dev.mortar.writer.it.Failures.Point;
+import dev.mortar.writer.testing.HudiTableOracle;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Exactly-once under failures: each job gets {@value #POINTS_PER_JOB} failure points of different
+ * kinds at random counts — in the pipeline before a write, at the creation of a log file (start of
+ * a flush), in the middle of a log file's bytes (inside a write) and at the rename that publishes a
+ * commit (after the checkpoint completed, before its commit file exists) — and runs under a restart
+ * strategy. Hudi's reader must then show exactly the expected state (no duplicate, lost or
+ * resurrected key), no instant may stay pending and no log file of an uncommitted instant may be
+ * left. {@code -Dmortar.failover.runs=N} runs N jobs (default 7, i.e. 21 failure points); {@code
+ * -Dmortar.seed=S} re-runs one.
+ */
+class FailoverITCase {
+  private static final Logger LOG = LoggerFactory.getLogger(FailoverITCase.class);
+  private static final int POINTS_PER_JOB = 3;
+  private static final int CHANGES = 600;
+
+  @RegisterExtension
+  static final MiniClusterExtension MINI_CLUSTER =
+      new MiniClusterExtension(
+          new MiniClusterResourceConfiguration.Builder()
+              .setNumberTaskManagers(1)
+              .setNumberSlotsPerTaskManager(4)
+              .build());
+
+  @TempDir Path dir;
+
+  static Stream<Long> seeds() {
+    Long fixed = Long.getLong("mortar.seed");
+    if (fixed != null) {
+      return Stream.of(fixed);
+    }
+    long base = System.nanoTime();
+    return IntStream.range(0, Integer.getInteger("mortar.failover.runs", 7))
+        .mapToObj(i -> base + i * 0x9E3779B97F4A7C15L);
+  }
+
+  @AfterEach
+  void disarm() {
+    Failures.disarm();
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void exactStateAfterInjectedFailures(long seed) throws Exception {
+    SplittableRandom random = new SplittableRandom(seed);
+    SinkJob job =
+        new SinkJob(
+            dir.resolve("t").toUri().toString(),
+            1 + random.nextInt(2),
+            random.nextBoolean(),
+            random.nextBoolean(),
+            random.nextBoolean() ? LogBlockFormat.AVRO : LogBlockFormat.PARQUET,
+            2,
+            100,
+            false,
+            true);
+    Changelog changelog = Changelog.random(seed, CHANGES, 150, 100, 30);
+    List<Point> points = new ArrayList<>(List.of(Point.values()));
+    List<Plan> plans = new ArrayList<>();
+    while (plans.size() < POINTS_PER_JOB) {
+      plans.add(randomPlan(points.remove(random.nextInt(points.size())), random));
+    }
+    LOG.info("seed {}: {} with failures {}", seed, job, plans);
+    Failures.arm(plans);
+    if (random.nextInt(4) == 0) {
+      job.runSql(changelog);
+    } else {
+      job.runDataStream(changelog);
+    }
+    assertThat(Failures.fired())
+        .as("seed %s: every failure point fired", seed)
+        .hasSize(plans.size());
+    job.verify(changelog);
+    List<String> completed = HudiTableOracle.completedInstants(job.path());
+    assertThat(HudiTableOracle.pendingInstants(job.path())).as("seed %s", seed).isEmpty();
+    for (String logFile : logFiles(dir.resolve("t"))) {
+      String instant = logFile.substring(logFile.indexOf('_') + 1, logFile.indexOf(".log."));
+      assertThat(completed).as("seed %s: instant of %s", seed, logFile).contains(instant);
+    }
+  }
+
+  /** A failure of {@code point} at a count every job reaches. */
+  private static Plan randomPlan(Point point, SplittableRandom random) {
+    return new Plan(
+        point,
+        switch (point) {
+          case SOURCE_OFFSET -> 1 + random.nextInt(CHANGES - 1);
+          case LOG_CREATE -> 1 + random.nextInt(4);
+          case LOG_BYTES -> 100 + random.nextInt(4000);
+          case COMMIT_PUBLISH -> 1 + random.nextInt(2);
+        });
+  }
+
+  private static List<String> logFiles(Path table) throws IOException {
+    try (Stream<Path> files = Files.walk(table)) {
+      return files
+          .map(path -> path.getFileName().toString())
+          .filter(name -> name.contains(".log.") && !name.endsWith(".crc"))
+          .toList();
+    }
+  }
+}
