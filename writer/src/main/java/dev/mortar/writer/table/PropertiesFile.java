@@ -2,9 +2,6 @@ package dev.mortar.writer.table;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Properties;
@@ -14,9 +11,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * {@code java.util.Properties} text files as Hudi writes them ({@code Properties.store}: a comment
- * line, a date line, {@code key=value} lines with {@code :} and {@code =} escaped), with the keys
- * sorted so the file is stable and diffable.
+ * {@code java.util.Properties} text files as Hudi writes them ({@code Properties.store} to a byte
+ * stream: a comment line, a date line, ISO 8859-1 {@code key=value} lines with {@code :} and {@code
+ * =} escaped and other characters as Unicode escapes), with the keys sorted so the file is stable
+ * and diffable.
  */
 final class PropertiesFile {
   private PropertiesFile() {}
@@ -25,15 +23,7 @@ final class PropertiesFile {
       FileSystem fs, Path tempDir, Path target, Map<String, String> values, String comment)
       throws IOException {
     Properties sorted = new SortedProperties(values);
-    return AtomicFile.publish(
-        fs,
-        tempDir,
-        target,
-        out -> {
-          Writer writer = new OutputStreamWriter(out, StandardCharsets.ISO_8859_1);
-          sorted.store(writer, comment);
-          writer.flush();
-        });
+    return AtomicFile.publish(fs, tempDir, target, out -> sorted.store(out, comment));
   }
 
   static Properties read(FileSystem fs, Path path) throws IOException {

@@ -89,6 +89,23 @@ class HudiTableTest {
   }
 
   @Test
+  void nonAsciiTableNameSurvivesWithAChecksumHudiAccepts() {
+    TableSettings settings =
+        new TableSettings(
+            "tàble-ü", HudiReaderAcceptsTableContract.ROW, List.of("id"), List.of(), null);
+    HudiTable.createOrValidate(fs, base, settings);
+    HoodieTableConfig config =
+        HoodieTableMetaClient.builder()
+            .setConf(HadoopFSUtils.getStorageConf(new Configuration()))
+            .setBasePath(base.toString())
+            .build()
+            .getTableConfig();
+    assertThat(config.getTableName()).isEqualTo("tàble-ü");
+    assertThat(config.getTableCreateSchema().get().getFullName())
+        .isEqualTo("hoodie.t__ble____.t__ble_____record");
+  }
+
+  @Test
   void reopeningWithTheSameSettingsSucceedsAndKeepsTheFile() throws Exception {
     HudiTable.createOrValidate(fs, base, SETTINGS);
     Path file = new Path(base, ".hoodie/hoodie.properties");
