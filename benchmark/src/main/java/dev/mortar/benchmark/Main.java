@@ -15,14 +15,17 @@ public final class Main {
     String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
     switch (command) {
       case "jmh" -> org.openjdk.jmh.Main.main(rest);
-      case "quickstart" -> dev.mortar.benchmark.serde.SerdeQuickstart.main(rest);
+      case "quickstart" -> dev.mortar.benchmark.quickstart.QuickStart.main(rest);
+      case "serde-quickstart" -> dev.mortar.benchmark.serde.SerdeQuickstart.main(rest);
       case "e2e" -> dev.mortar.benchmark.e2e.Harness.main(rest);
       default -> {
         System.out.println("usage: java -jar mortar-benchmarks.jar <command> [args]");
         System.out.println(
             "  jmh [JMH options]   run the JMH micro-benchmarks (-h for JMH's help)");
         System.out.println(
-            "  quickstart          a quick serde benchmark: records/ms and bytes/record");
+            "  quickstart [flags]  DataGen upserts into a fresh local MOR table, read back by Hudi");
+        System.out.println(
+            "  serde-quickstart    a quick serde benchmark: records/ms and bytes/record");
         System.out.println(
             "  e2e [flags]         the end-to-end upsert benchmark (--help lists the flags)");
         if (!command.equals("help")) {

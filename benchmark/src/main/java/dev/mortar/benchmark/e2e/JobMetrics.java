@@ -5,6 +5,7 @@ import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricConfig;
 import org.apache.flink.metrics.MetricGroup;
@@ -12,16 +13,23 @@ import org.apache.flink.metrics.reporter.MetricReporter;
 import org.apache.flink.metrics.reporter.MetricReporterFactory;
 
 /**
- * How many rows the DataGen source has emitted so far, summed over its subtasks: the same signal
- * Paimon's cluster benchmark samples ({@code numRecordsOut} of the source operator), read in
- * process from a metric reporter of the job's embedded MiniCluster.
+ * The metrics the harness reads in process from a metric reporter of the job's embedded
+ * MiniCluster:
  *
- * <p>{@link #configure} installs the reporter; {@link #emitted()} is safe to call from any thread.
- * One job at a time per JVM; {@link #reset()} between jobs.
+ * <ul>
+ *   <li>how many rows the DataGen source has emitted, summed over its subtasks: the signal Paimon's
+ *       cluster benchmark samples ({@code numRecordsOut} of the source operator);
+ *   <li>the bytes Mortar's write tasks hold in their page pools ({@code mortar.bufferBytesUsed}),
+ *       for the leak check after the job.
+ * </ul>
+ *
+ * <p>{@link #configure} installs the reporter; the readers are safe to call from any thread. One
+ * job at a time per JVM; {@link #reset()} between jobs.
  */
-public final class SourceProgress implements MetricReporter {
-  private static final String NAME = "mortar_source_progress";
+public final class JobMetrics implements MetricReporter {
+  private static final String NAME = "mortar_harness";
   private static final List<Counter> SOURCE_COUNTERS = new CopyOnWriteArrayList<>();
+  private static final List<Gauge<?>> POOL_GAUGES = new CopyOnWriteArrayList<>();
 
   /** Adds this reporter to the configuration of a local (MiniCluster) job. */
   public static void configure(Configuration config) {
@@ -37,9 +45,25 @@ public final class SourceProgress implements MetricReporter {
     return sum;
   }
 
-  /** Forgets the counters of the previous job. */
+  /**
+   * Bytes still held by the page pools of Mortar's write tasks of the current job (after the job:
+   * pages never returned), or -1 when the job registered no Mortar pool metric.
+   */
+  public static long poolBytesOut() {
+    if (POOL_GAUGES.isEmpty()) {
+      return -1;
+    }
+    long sum = 0;
+    for (Gauge<?> gauge : POOL_GAUGES) {
+      sum += ((Number) gauge.getValue()).longValue();
+    }
+    return sum;
+  }
+
+  /** Forgets the metrics of the previous job. */
   public static void reset() {
     SOURCE_COUNTERS.clear();
+    POOL_GAUGES.clear();
   }
 
   @Override
@@ -56,19 +80,23 @@ public final class SourceProgress implements MetricReporter {
         && operator != null
         && operator.startsWith("Source")) {
       SOURCE_COUNTERS.add((Counter) metric);
+    } else if (metric instanceof Gauge
+        && metricName.equals("bufferBytesUsed")
+        && group.getMetricIdentifier(metricName).contains(".mortar.")) {
+      POOL_GAUGES.add((Gauge<?>) metric);
     }
   }
 
   @Override
   public void notifyOfRemovedMetric(Metric metric, String metricName, MetricGroup group) {
-    // Keep the counter: the final count is read after the job has finished.
+    // Keep it: the final values are read after the job has finished.
   }
 
   /** Found by Flink through META-INF/services. */
   public static final class Factory implements MetricReporterFactory {
     @Override
     public MetricReporter createMetricReporter(Properties properties) {
-      return new SourceProgress();
+      return new JobMetrics();
     }
   }
 }

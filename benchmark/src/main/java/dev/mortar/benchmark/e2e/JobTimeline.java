@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Samples, while one job runs, how many rows its source has emitted ({@link SourceProgress}) next
- * to the process's CPU and GC readings, and derives the job's rates from the samples.
+ * Samples, while one job runs, how many rows its source has emitted ({@link JobMetrics}) next to
+ * the process's CPU and GC readings, and derives the job's rates from the samples.
  *
  * <p>The measured window starts at the last sample before the source's first row (job submission,
  * planning and MiniCluster start-up are left out) and ends at {@link #stop()}, called when the job
@@ -29,7 +29,7 @@ final class JobTimeline implements AutoCloseable {
 
   /** Starts sampling now; call right before submitting the job. */
   static JobTimeline start() {
-    SourceProgress.reset();
+    JobMetrics.reset();
     return new JobTimeline();
   }
 
@@ -45,7 +45,7 @@ final class JobTimeline implements AutoCloseable {
   }
 
   private synchronized void sample() {
-    samples.add(new Sample(SourceProgress.emitted(), ProcessMeters.read()));
+    samples.add(new Sample(JobMetrics.emitted(), ProcessMeters.read()));
   }
 
   /** Takes the last sample; call when the job has finished. */

@@ -24,7 +24,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
  * ends as soon as the sink has flushed and committed. Periodic checkpoints during the run are
  * unchanged.
  */
-final class LocalFlink implements AutoCloseable {
+public final class LocalFlink implements AutoCloseable {
   private final RunSpec spec;
   private final Configuration config;
   private final MiniCluster cluster;
@@ -36,13 +36,13 @@ final class LocalFlink implements AutoCloseable {
   }
 
   /** Starts a cluster configured for {@code spec} (slots, checkpoints, object reuse, metrics). */
-  static LocalFlink start(RunSpec spec) throws Exception {
+  public static LocalFlink start(RunSpec spec) throws Exception {
     Configuration config = new Configuration();
     config.setString("parallelism.default", Integer.toString(spec.parallelism()));
     config.setString("execution.checkpointing.interval", spec.checkpointMillis() + " ms");
     config.setString("pipeline.object-reuse", Boolean.toString(spec.objectReuse()));
     config.setString("table.exec.sink.keyed-shuffle", spec.shuffled() ? "FORCE" : "AUTO");
-    SourceProgress.configure(config);
+    JobMetrics.configure(config);
     MiniCluster cluster =
         new MiniCluster(
             new MiniClusterConfiguration.Builder()
@@ -58,7 +58,12 @@ final class LocalFlink implements AutoCloseable {
    * Runs {@code INSERT INTO <sink> SELECT * FROM workload} with {@code rows} rows into a fresh
    * table at {@code tableDir}, and returns when the job has finished.
    */
-  void runJob(long rows, Path tableDir) throws Exception {
+  public void runJob(long rows, Path tableDir) throws Exception {
+    runJob(rows, tableDir, () -> {});
+  }
+
+  /** As {@link #runJob(long, Path)}, calling {@code progress} about once a second while it runs. */
+  public void runJob(long rows, Path tableDir, Runnable progress) throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
     StreamTableEnvironment tableEnv = StreamTableEnvironment.create(env);
     for (String statement : spec.workload().sourceStatements(rows)) {
@@ -72,7 +77,7 @@ final class LocalFlink implements AutoCloseable {
 
     JobID jobId = cluster.submitJob(job).get().getJobID();
     CompletableFuture<JobResult> result = cluster.requestJobResult(jobId);
-    awaitSourceEnd(rows, result);
+    awaitSourceEnd(rows, result, progress);
     while (!result.isDone()) {
       CompletableFuture<?> checkpoint = cluster.triggerCheckpoint(jobId);
       CompletableFuture.anyOf(checkpoint, result).exceptionally(e -> null).get();
@@ -85,9 +90,14 @@ final class LocalFlink implements AutoCloseable {
     }
   }
 
-  private static void awaitSourceEnd(long rows, CompletableFuture<JobResult> result)
-      throws Exception {
-    while (SourceProgress.emitted() < rows) {
+  private static void awaitSourceEnd(
+      long rows, CompletableFuture<JobResult> result, Runnable progress) throws Exception {
+    long nextProgress = System.nanoTime() + 1_000_000_000L;
+    while (JobMetrics.emitted() < rows) {
+      if (System.nanoTime() >= nextProgress) {
+        progress.run();
+        nextProgress += 1_000_000_000L;
+      }
       try {
         result.get(10, TimeUnit.MILLISECONDS);
         return;

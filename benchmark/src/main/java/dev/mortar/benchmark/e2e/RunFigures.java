@@ -17,8 +17,8 @@ package dev.mortar.benchmark.e2e;
  * @param bytesOnDisk the table's files after the job (Hadoop {@code .crc} side files excluded)
  * @param heapBaselineBytes heap after a full GC once the warm-up job ended
  * @param heapAfterBytes heap after a full GC once the measured job ended
- * @param pagesOut pages still out of the writer's page pools after the job (-1: not reported)
- * @param leakFree {@code pagesOut <= 0} and heap growth within {@code leakMarginBytes}
+ * @param poolBytesOut bytes still held by Mortar's page pools after the job (-1: not a Mortar run)
+ * @param leakFree {@code poolBytesOut <= 0} and heap growth within {@code leakMarginBytes}
  */
 public record RunFigures(
     String system,
@@ -46,5 +46,5 @@ public record RunFigures(
     long heapBaselineBytes,
     long heapAfterBytes,
     long leakMarginBytes,
-    long pagesOut,
+    long poolBytesOut,
     boolean leakFree) {}

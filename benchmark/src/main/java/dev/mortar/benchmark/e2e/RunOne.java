@@ -1,11 +1,7 @@
 package dev.mortar.benchmark.e2e;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * One system's run in its own JVM (started by the {@link Harness}): a warm-up job, then the
@@ -43,7 +39,7 @@ public final class RunOne {
         try (JobTimeline ignored = JobTimeline.start()) {
           flink.runJob(spec.warmupRows(), warmupTable);
         }
-        deleteRecursively(warmupTable);
+        TableFiles.deleteRecursively(warmupTable);
       }
       long heapBaseline = ProcessMeters.heapAfterFullGc();
       ProcessMeters.resetHeapPeak();
@@ -54,12 +50,12 @@ public final class RunOne {
       timeline.stop();
 
       long peakHeap = ProcessMeters.heapPeakBytes();
-      long bytesOnDisk = bytesOnDisk(table);
-      long pagesOut = WriterPools.pagesOut();
+      long bytesOnDisk = TableFiles.bytesOnDisk(table);
+      long poolBytesOut = JobMetrics.poolBytesOut();
       long heapAfter = ProcessMeters.heapAfterFullGc();
-      return figures(spec, timeline, peakHeap, bytesOnDisk, heapBaseline, heapAfter, pagesOut);
+      return figures(spec, timeline, peakHeap, bytesOnDisk, heapBaseline, heapAfter, poolBytesOut);
     } finally {
-      deleteRecursively(root);
+      TableFiles.deleteRecursively(root);
     }
   }
 
@@ -70,7 +66,7 @@ public final class RunOne {
       long bytesOnDisk,
       long heapBaseline,
       long heapAfter,
-      long pagesOut) {
+      long poolBytesOut) {
     if (timeline.emitted() != spec.rows()) {
       throw new IllegalStateException(
           "the source emitted "
@@ -83,7 +79,7 @@ public final class RunOne {
     double seconds = window.wallNanos() / 1e9;
     double steady = timeline.steadyRowsPerSec();
     double cpuSeconds = window.cpuNanos() / 1e9;
-    boolean leakFree = pagesOut <= 0 && heapAfter - heapBaseline <= LEAK_MARGIN_BYTES;
+    boolean leakFree = poolBytesOut <= 0 && heapAfter - heapBaseline <= LEAK_MARGIN_BYTES;
     return new RunFigures(
         spec.system().flagName(),
         spec.workload().name(),
@@ -110,39 +106,7 @@ public final class RunOne {
         heapBaseline,
         heapAfter,
         LEAK_MARGIN_BYTES,
-        pagesOut,
+        poolBytesOut,
         leakFree);
-  }
-
-  /** Bytes of the files under {@code dir}, Hadoop's {@code .crc} checksum side files excluded. */
-  static long bytesOnDisk(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return 0;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files
-          .filter(Files::isRegularFile)
-          .filter(file -> !file.getFileName().toString().endsWith(".crc"))
-          .mapToLong(
-              file -> {
-                try {
-                  return Files.size(file);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              })
-          .sum();
-    }
-  }
-
-  static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    }
   }
 }

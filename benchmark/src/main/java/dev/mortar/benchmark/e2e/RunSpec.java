@@ -25,7 +25,7 @@ public record RunSpec(
     Path workDir) {
 
   /** The flags of {@link RunOne} declared with their defaults. */
-  static Flags flags() {
+  public static Flags flags() {
     return new Flags("RunOne")
         .declare("system", "blackhole", "blackhole | mortar-avro | mortar-parquet | paimon")
         .declare("workload", "schema1", "schema1..schema4 or size<bytes>")
@@ -40,7 +40,7 @@ public record RunSpec(
         .declare("work-dir", System.getProperty("java.io.tmpdir"), "where tables are written");
   }
 
-  static RunSpec fromFlags(Flags flags) {
+  public static RunSpec fromFlags(Flags flags) {
     int parallelism = flags.getInt("parallelism");
     int buckets = flags.getInt("buckets");
     return new RunSpec(
