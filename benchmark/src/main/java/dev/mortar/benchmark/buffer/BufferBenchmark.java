@@ -1,0 +1,216 @@
+package dev.mortar.benchmark.buffer;
+
+import dev.mortar.benchmark.workload.WorkloadSchema;
+import dev.mortar.buffer.BucketBuffer;
+import dev.mortar.buffer.BufferCursor;
+import dev.mortar.buffer.PagePool;
+import dev.mortar.serde.Operation;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.formats.avro.RowDataToAvroConverters;
+import org.apache.flink.formats.avro.RowDataToAvroConverters.RowDataToAvroConverter;
+import org.apache.flink.formats.avro.typeutils.AvroSchemaConverter;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.runtime.operators.sort.BinaryInMemorySortBuffer;
+import org.apache.flink.table.runtime.typeutils.BinaryRowDataSerializer;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.MutableObjectIterator;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * One flush cycle of a write task's buffer, per record: append {@value #RECORDS} workload rows
+ * (keys drawn from {@value #KEY_SPACE} values, so about half the appends replace an earlier record
+ * of their key), iterate what is held, clear. Scores are records/ms; with {@code -prof gc}, {@code
+ * gc.alloc.rate.norm} is bytes allocated per record.
+ *
+ * <ul>
+ *   <li>{@code mortarDedup}, {@code mortarNoDedup}: {@link BucketBuffer} with de-dup on / off.
+ *   <li>{@code copiesInArrayList}: (a) {@code BinaryRowData.copy()} in an {@code ArrayList}, a
+ *       {@code HashMap} from copied key to list index for de-dup.
+ *   <li>{@code avroGenericRecords}: (b) the legacy Hudi path: each row converted to an Avro {@code
+ *       GenericRecord}, a list plus a {@code HashMap} from the String key for de-dup.
+ *   <li>{@code flinkSortBufferNoDedup}: (c) Hudi 1.1's buffer, Flink's {@code
+ *       BinaryInMemorySortBuffer} in natural order over a heap page pool; it does not de-duplicate
+ *       (Hudi 1.1's default), so compare it with {@code mortarNoDedup}.
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@OperationsPerInvocation(BufferBenchmark.RECORDS)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+public class BufferBenchmark {
+  static final int RECORDS = 4096;
+  static final int KEY_SPACE = RECORDS / 2;
+  private static final int PAGE_SIZE = 64 * 1024;
+  private static final long BUDGET = 256L << 20;
+
+  @Param({"SCHEMA1", "SCHEMA3"})
+  public WorkloadSchema schema;
+
+  private BinaryRowData[] rows;
+  private BinaryStringData[] keys;
+
+  private PagePool pool;
+  private BucketBuffer dedupBuffer;
+  private BucketBuffer plainBuffer;
+
+  private final List<HeldRow> heldRows = new ArrayList<>();
+  private final Map<BinaryStringData, Integer> heldIndex = new HashMap<>();
+
+  private Schema avroSchema;
+  private RowDataToAvroConverter avroConverter;
+  private final List<GenericRecord> avroRecords = new ArrayList<>();
+  private final Map<String, Integer> avroIndex = new HashMap<>();
+
+  private BinaryInMemorySortBuffer sortBuffer;
+  private BinaryRowData sortReuse;
+
+  /** A copied record of baseline (a). */
+  private record HeldRow(
+      BinaryStringData key, long ordering, Operation operation, BinaryRowData row) {}
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    WorkloadSchema.RowGenerator generator = schema.generator(20261122L);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    rows = new BinaryRowData[RECORDS];
+    keys = new BinaryStringData[RECORDS];
+    for (int i = 0; i < RECORDS; i++) {
+      long key = random.nextInt(KEY_SPACE);
+      rows[i] = generator.next();
+      rows[i].setLong(0, key);
+      keys[i] = BinaryStringData.fromBytes(Long.toString(key).getBytes());
+    }
+    pool = new PagePool(PAGE_SIZE, BUDGET, false, false);
+    dedupBuffer = pool.newBuffer("dedup", true);
+    plainBuffer = pool.newBuffer("plain", false);
+
+    RowType rowType = schema.rowType();
+    avroSchema = AvroSchemaConverter.convertToSchema(rowType);
+    avroConverter = RowDataToAvroConverters.createConverter(rowType);
+
+    sortBuffer =
+        BinaryInMemorySortBuffer.createBuffer(
+            new NaturalOrder(),
+            new RowDataSerializer(rowType),
+            new BinaryRowDataSerializer(rowType.getFieldCount()),
+            new NaturalOrder(),
+            new HeapSegmentPool(PAGE_SIZE, BUDGET));
+    sortReuse = new BinaryRowData(rowType.getFieldCount());
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    dedupBuffer.release();
+    plainBuffer.release();
+    pool.close();
+    sortBuffer.dispose();
+  }
+
+  @Benchmark
+  public void mortarDedup(Blackhole blackhole) {
+    cycle(dedupBuffer, blackhole);
+  }
+
+  @Benchmark
+  public void mortarNoDedup(Blackhole blackhole) {
+    cycle(plainBuffer, blackhole);
+  }
+
+  private void cycle(BucketBuffer buffer, Blackhole blackhole) {
+    for (int i = 0; i < RECORDS; i++) {
+      if (!buffer.append(keys[i], i, Operation.UPDATE, rows[i])) {
+        throw new IllegalStateException("benchmark budget too small: buffer full at record " + i);
+      }
+    }
+    BufferCursor cursor = buffer.cursor();
+    while (cursor.next()) {
+      blackhole.consume(cursor.key());
+      blackhole.consume(cursor.row());
+    }
+    buffer.clear();
+  }
+
+  @Benchmark
+  public void copiesInArrayList(Blackhole blackhole) {
+    for (int i = 0; i < RECORDS; i++) {
+      BinaryStringData key = keys[i];
+      Integer index = heldIndex.get(key);
+      if (index == null) {
+        BinaryStringData copiedKey = key.copy();
+        heldIndex.put(copiedKey, heldRows.size());
+        heldRows.add(new HeldRow(copiedKey, i, Operation.UPDATE, rows[i].copy()));
+      } else if (i >= heldRows.get(index).ordering()) {
+        heldRows.set(index, new HeldRow(key.copy(), i, Operation.UPDATE, rows[i].copy()));
+      }
+    }
+    for (HeldRow held : heldRows) {
+      blackhole.consume(held.key());
+      blackhole.consume(held.row());
+    }
+    heldRows.clear();
+    heldIndex.clear();
+  }
+
+  @Benchmark
+  public void avroGenericRecords(Blackhole blackhole) {
+    for (int i = 0; i < RECORDS; i++) {
+      GenericRecord record = (GenericRecord) avroConverter.convert(avroSchema, rows[i]);
+      String key = String.valueOf(record.get(0));
+      Integer index = avroIndex.get(key);
+      if (index == null) {
+        avroIndex.put(key, avroRecords.size());
+        avroRecords.add(record);
+      } else {
+        avroRecords.set(index, record);
+      }
+    }
+    for (GenericRecord record : avroRecords) {
+      blackhole.consume(record);
+    }
+    avroRecords.clear();
+    avroIndex.clear();
+  }
+
+  @Benchmark
+  public void flinkSortBufferNoDedup(Blackhole blackhole) throws IOException {
+    for (int i = 0; i < RECORDS; i++) {
+      if (!sortBuffer.write(rows[i])) {
+        throw new IllegalStateException("benchmark budget too small: sort buffer full at " + i);
+      }
+    }
+    MutableObjectIterator<BinaryRowData> iterator = sortBuffer.getIterator();
+    BinaryRowData row;
+    while ((row = iterator.next(sortReuse)) != null) {
+      blackhole.consume(row);
+    }
+    sortBuffer.reset();
+  }
+}

@@ -1,0 +1,57 @@
+package dev.mortar.benchmark.buffer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * CI smoke: every buffer contender runs in-process for a moment on Schema1 rows and reports a
+ * throughput; the allocation profile already separates the page buffer (about nothing per record)
+ * from the copying baseline (hundreds of bytes per record).
+ */
+class BufferBenchmarkSmokeTest {
+  @Test
+  void everyContenderRunsAndTheBufferAllocatesNothingPerRecord() throws Exception {
+    System.setProperty("jmh.ignoreLock", "true"); // other JMH runs on a shared machine
+    Collection<RunResult> results =
+        new Runner(
+                new OptionsBuilder()
+                    .include(BufferBenchmark.class.getName())
+                    .param("schema", "SCHEMA1")
+                    .forks(0)
+                    .warmupIterations(1)
+                    .warmupTime(TimeValue.milliseconds(200))
+                    .measurementIterations(1)
+                    .measurementTime(TimeValue.milliseconds(300))
+                    .addProfiler(GCProfiler.class)
+                    .verbosity(VerboseMode.SILENT)
+                    .build())
+            .run();
+
+    Map<String, Double> bytesPerRecord = new HashMap<>();
+    for (RunResult result : results) {
+      String name = result.getParams().getBenchmark().replaceAll(".*\\.", "");
+      assertThat(result.getPrimaryResult().getScore()).as(name).isPositive();
+      bytesPerRecord.put(name, result.getSecondaryResults().get("gc.alloc.rate.norm").getScore());
+    }
+    assertThat(bytesPerRecord)
+        .containsOnlyKeys(
+            "mortarDedup",
+            "mortarNoDedup",
+            "copiesInArrayList",
+            "avroGenericRecords",
+            "flinkSortBufferNoDedup");
+    assertThat(bytesPerRecord.get("mortarDedup")).isLessThan(8.0);
+    assertThat(bytesPerRecord.get("mortarNoDedup")).isLessThan(8.0);
+    assertThat(bytesPerRecord.get("copiesInArrayList")).isGreaterThan(100.0);
+  }
+}
