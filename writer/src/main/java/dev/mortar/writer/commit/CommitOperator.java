@@ -125,9 +125,11 @@ public final class CommitOperator extends AbstractStreamOperator<Void>
           instant.sealedAtMillis == 0 ? 0 : System.currentTimeMillis() - instant.sealedAtMillis;
       metrics.committed(stats.size(), bytes, latency);
       LOG.info(
-          "Committed instant {} (sealed by checkpoint {}): {} log file(s), {} bytes",
+          "Committed instant {} ({}): {} log file(s), {} bytes",
           instant.instant,
-          instant.sealedBy,
+          instant.sealedBy == Long.MAX_VALUE
+              ? "at end of input"
+              : "sealed by checkpoint " + instant.sealedBy,
           stats.size(),
           bytes);
     }
