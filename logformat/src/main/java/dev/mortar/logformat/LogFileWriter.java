@@ -12,6 +12,8 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+import org.apache.hadoop.ipc.RemoteException;
 
 /**
  * Writes the log files of one file group for one instant — one flush — the way Hudi's append handle
@@ -20,7 +22,8 @@ import org.apache.hadoop.fs.Path;
  *
  * <p>Files are created lazily with {@code overwrite=false} through Hadoop's {@link FileSystem}, so
  * an existing file — a previous flush, or the remains of a crashed attempt — is never appended to:
- * the writer takes the next version instead. A file that has reached {@link
+ * the writer takes the next version instead — also when the file is still held open by an attempt
+ * that has not died yet (HDFS {@code AlreadyBeingCreatedException}). A file that has reached {@link
  * LogWriterOptions#maxFileSizeBytes()} after a block is closed and the next version started. Each
  * file is {@code hsync}ed before it is closed. A writer is used for one flush and then discarded.
  */
@@ -165,8 +168,13 @@ public final class LogFileWriter implements Closeable {
       fileName = LogFileName.of(fileId, instantTime, version, writeToken);
       try {
         out = fs.create(new Path(partitionDir, fileName), false);
-      } catch (FileAlreadyExistsException exists) {
+      } catch (FileAlreadyExistsException | AlreadyBeingCreatedException exists) {
         // Never append to an existing file (an earlier flush or a crashed attempt): next version.
+      } catch (RemoteException remote) {
+        // HDFS: a previous attempt that is not dead yet still holds the lease on this version.
+        if (!AlreadyBeingCreatedException.class.getName().equals(remote.getClassName())) {
+          throw remote;
+        }
       }
     }
     fileBytes = 0;

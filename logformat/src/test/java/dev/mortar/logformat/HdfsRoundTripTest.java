@@ -6,6 +6,7 @@ import java.io.File;
 import java.util.List;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -61,6 +62,25 @@ class HdfsRoundTripTest {
     // The second flush of the same file group and instant found version 1 and never appended to it.
     assertThat(first).extracting(LogFileStat::version).containsExactly(1);
     assertThat(second).extracting(LogFileStat::version).containsExactly(2);
+  }
+
+  @Test
+  void aFileStillOpenByAZombieWriterIsSkippedNotAppendedTo() throws Exception {
+    long seed = RandomRows.seed("aFileStillOpenByAZombieWriterIsSkippedNotAppendedTo");
+    RandomRows random = new RandomRows(seed);
+    Path base = new Path(fs.getUri().toString(), "/tables/t3");
+    String version1 = LogFileName.of(RoundTrip.FILE_ID, RoundTrip.INSTANT, 1, RoundTrip.TOKEN);
+    // Another client (a previous attempt that has not died yet) holds the lease on version 1.
+    try (FileSystem zombieFs = FileSystem.newInstance(fs.getUri(), fs.getConf());
+        FSDataOutputStream zombie =
+            zombieFs.create(new Path(new Path(base, RoundTrip.PARTITION), version1), false)) {
+      zombie.write(LogBlockLayout.MAGIC);
+      zombie.hflush();
+      List<LogFileStat> stats =
+          RoundTrip.writeAndVerify(
+              fs, base, LogWriterOptions.defaults(), random, random.rowType(3), 50, 5, seed);
+      assertThat(stats).extracting(LogFileStat::version).containsExactly(2);
+    }
   }
 
   @Test
