@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.hadoop.fs.FileStatus;
@@ -166,26 +165,35 @@ public final class Timeline {
     return instants;
   }
 
-  /** What one listing of the timeline directory holds, by requested time. */
+  /**
+   * What one listing of the timeline directory holds: deltacommits by requested time, and the
+   * highest time in any instant file name (other actions too, e.g. a Hudi writer's compaction).
+   */
   private static final class Instants {
     final TreeSet<String> started = new TreeSet<>();
     final TreeMap<String, String> completed = new TreeMap<>();
+    private String latestTime = "0";
 
     void add(String fileName) {
+      int dot = fileName.indexOf('.');
+      if (dot <= 0 || !Character.isDigit(fileName.charAt(0))) {
+        return;
+      }
+      String times = fileName.substring(0, dot);
+      int underscore = times.indexOf('_');
+      String requested = underscore < 0 ? times : times.substring(0, underscore);
+      String completion = underscore < 0 ? null : times.substring(underscore + 1);
+      latestTime = max(latestTime, completion == null ? requested : max(requested, completion));
       if (fileName.endsWith(REQUESTED) || fileName.endsWith(INFLIGHT)) {
-        started.add(fileName.substring(0, fileName.indexOf('.')));
-      } else if (fileName.endsWith(ACTION)) {
-        parseCompleted(fileName).ifPresent(times -> completed.put(times[0], times[1]));
+        started.add(requested);
+      } else if (fileName.endsWith(ACTION) && completion != null) {
+        completed.put(requested, completion);
       }
     }
 
-    /** The highest requested or completion time, "0" on an empty timeline. */
+    /** The highest requested or completion time on the timeline, "0" when it is empty. */
     String latestTime() {
-      String latest = started.isEmpty() ? "0" : started.last();
-      for (var entry : completed.entrySet()) {
-        latest = max(latest, max(entry.getKey(), entry.getValue()));
-      }
-      return latest;
+      return latestTime;
     }
 
     private static String max(String a, String b) {
@@ -200,16 +208,6 @@ public final class Timeline {
         }
       }
       return pending;
-    }
-
-    private static Optional<String[]> parseCompleted(String fileName) {
-      String times = fileName.substring(0, fileName.length() - ACTION.length());
-      int underscore = times.indexOf('_');
-      if (underscore < 0) {
-        return Optional.empty();
-      }
-      return Optional.of(
-          new String[] {times.substring(0, underscore), times.substring(underscore + 1)});
     }
   }
 }
