@@ -3,6 +3,7 @@ package dev.mortar.buffer;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.ReadableConfig;
 
 /** The options of the write buffer, read where a write task builds its {@link PagePool}. */
 public final class BufferOptions {
@@ -29,4 +30,14 @@ public final class BufferOptions {
           .withDescription("Allocate buffer pages outside the Java heap.");
 
   private BufferOptions() {}
+
+  /** The page pool of one write task as {@code config} sets it (strict checks off). */
+  public static PagePool newPagePool(ReadableConfig config) {
+    long pageSize = config.get(PAGE_SIZE).getBytes();
+    if (pageSize > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "'" + PAGE_SIZE.key() + "' must be below 2 GiB, got " + config.get(PAGE_SIZE));
+    }
+    return new PagePool((int) pageSize, config.get(MEMORY).getBytes(), config.get(OFF_HEAP), false);
+  }
 }

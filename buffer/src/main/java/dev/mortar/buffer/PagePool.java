@@ -50,14 +50,18 @@ public final class PagePool implements AutoCloseable {
   public PagePool(int pageSize, long budgetBytes, boolean offHeap, boolean strict) {
     if (pageSize < RecordEntryLayout.MIN_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
       throw new IllegalArgumentException(
-          "page size must be a power of two of at least "
+          "page size ('"
+              + BufferOptions.PAGE_SIZE.key()
+              + "') must be a power of two of at least "
               + RecordEntryLayout.MIN_PAGE_SIZE
               + " bytes, got "
               + pageSize);
     }
     if (budgetBytes < pageSize || budgetBytes > MAX_BUDGET_BYTES) {
       throw new IllegalArgumentException(
-          "buffer budget must hold at least one page ("
+          "buffer budget ('"
+              + BufferOptions.MEMORY.key()
+              + "') must hold at least one page ("
               + pageSize
               + " bytes) and at most "
               + MAX_BUDGET_BYTES

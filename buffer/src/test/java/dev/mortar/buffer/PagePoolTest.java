@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mortar.serde.Operation;
 import java.util.ConcurrentModificationException;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
@@ -111,12 +113,30 @@ class PagePoolTest {
   @Test
   void rejectsPageSizesAndBudgetsItCannotUse() {
     assertThatThrownBy(() -> new PagePool(100, 1 << 20, false, false))
-        .hasMessage("page size must be a power of two of at least 64 bytes, got 100");
+        .hasMessage(
+            "page size ('buffer.page-size') must be a power of two of at least 64 bytes, got 100");
     assertThatThrownBy(() -> new PagePool(32, 1 << 20, false, false))
         .hasMessageContaining("got 32");
     assertThatThrownBy(() -> new PagePool(4096, 100, false, false))
-        .hasMessageContaining("must hold at least one page (4096 bytes)")
+        .hasMessageContaining("budget ('buffer.memory') must hold at least one page (4096 bytes)")
         .hasMessageContaining("got 100");
+  }
+
+  @Test
+  void poolFromOptionsUsesTheDefaultsAndTheSetValues() {
+    Configuration config = new Configuration();
+    try (PagePool pool = BufferOptions.newPagePool(config)) {
+      assertThat(pool.pageSize()).isEqualTo(64 * 1024);
+      assertThat(pool.budgetBytes()).isEqualTo(256L << 20);
+      assertThat(pool.isOffHeap()).isFalse();
+    }
+    config.set(BufferOptions.PAGE_SIZE, MemorySize.parse("4kb"));
+    config.set(BufferOptions.MEMORY, MemorySize.parse("1mb"));
+    config.set(BufferOptions.OFF_HEAP, true);
+    try (PagePool pool = BufferOptions.newPagePool(config)) {
+      assertThat(pool.maxPages()).isEqualTo(256);
+      assertThat(pool.isOffHeap()).isTrue();
+    }
   }
 
   /** Appends records with distinct keys until the buffer holds {@code pages}. */
