@@ -1,0 +1,75 @@
+package dev.mortar.writer.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.writer.MortarOptions;
+import dev.mortar.writer.SinkSettings;
+import dev.mortar.writer.it.Changelog;
+import dev.mortar.writer.testing.HudiTableOracle;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The coordinator's invariants: one instant per interval, increasing with the checkpoint. */
+class InstantCoordinatorTest {
+  @TempDir Path dir;
+  private InstantCoordinator coordinator;
+  private String path;
+
+  @BeforeEach
+  void start() throws Exception {
+    path = dir.resolve("t").toUri().toString();
+    Configuration options = new Configuration();
+    options.set(MortarOptions.PATH, path);
+    SinkSettings settings =
+        SinkSettings.of(options, Changelog.ROW_TYPE, List.of("id"), List.of(), "t");
+    coordinator = new InstantCoordinator("write", settings);
+    coordinator.start();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    coordinator.close();
+  }
+
+  private String instantAfter(long checkpoint) throws Exception {
+    return ((InstantResponse)
+            coordinator.handleCoordinationRequest(new InstantRequest(checkpoint)).get())
+        .instant();
+  }
+
+  @Test
+  void everyTaskGetsTheSameInstantForAnInterval() throws Exception {
+    String first = instantAfter(0);
+    assertThat(instantAfter(0)).isEqualTo(first);
+    assertThat(HudiTableOracle.pendingInstants(path)).containsExactly(first);
+  }
+
+  @Test
+  void aSlowTaskAskingForAnOlderIntervalGetsAnOlderInstant() throws Exception {
+    // A fast task passed barrier 1 and asks first; checkpoint 1 has not completed yet, so a slow
+    // task may still ask for the interval after checkpoint 0.
+    String afterOne = instantAfter(1);
+    String afterZero = instantAfter(0);
+    assertThat(afterZero).isLessThan(afterOne);
+    coordinator.notifyCheckpointComplete(1);
+    String afterTwo = instantAfter(2);
+    assertThat(afterTwo).isGreaterThan(afterOne);
+    assertThat(HudiTableOracle.pendingInstants(path))
+        .containsExactly(afterZero, afterOne, afterTwo);
+  }
+
+  @Test
+  void aResetNeverHandsOutAnInstantOfTheFailedAttempt() throws Exception {
+    String beforeFailure = instantAfter(3);
+    coordinator.resetToCheckpoint(3, null);
+    String afterRestore = instantAfter(3);
+    assertThat(afterRestore).isGreaterThan(beforeFailure);
+    coordinator.subtaskReset(0, 3);
+    assertThat(instantAfter(3)).isGreaterThan(afterRestore);
+  }
+}
