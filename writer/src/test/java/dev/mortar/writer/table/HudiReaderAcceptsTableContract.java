@@ -113,6 +113,11 @@ abstract class HudiReaderAcceptsTableContract {
     assertThat(HudiTableOracle.completedInstants(base)).containsExactly(t1, t2);
     assertThat(HudiTableOracle.pendingInstants(base)).containsExactly(t3);
     assertThat(reopened.timeline().logFilesOf(t4)).isEmpty();
+    assertThat(HudiTableOracle.fileGroups(base))
+        .isEqualTo(
+            Map.of(
+                "2024-01-01", java.util.Set.of(BucketIndex.fileId("t1", "2024-01-01", 0)),
+                "2024-01-02", java.util.Set.of(BucketIndex.fileId("t1", "2024-01-02", 0))));
     assertThat(fs().exists(new Path(base, "2024-01-03/" + PartitionMetafile.NAME))).isTrue();
   }
 

@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -66,6 +69,28 @@ public final class HudiTableOracle {
       throw new IllegalStateException("Hudi's reader failed on " + basePath, e);
     }
     return rows;
+  }
+
+  /**
+   * The file group ids Hudi's file system view holds per partition (committed file slices only):
+   * with the bucket index, exactly one per bucket that was ever written in that partition.
+   */
+  public static Map<String, Set<String>> fileGroups(String basePath) {
+    StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(new Configuration());
+    HoodieTableMetaClient metaClient = metaClient(basePath, conf);
+    HoodieLocalEngineContext engine = new HoodieLocalEngineContext(conf);
+    HoodieTableFileSystemView view =
+        FileSystemViewManager.createInMemoryFileSystemView(
+            engine, metaClient, HoodieMetadataConfig.newBuilder().enable(false).build());
+    Map<String, Set<String>> groups = new TreeMap<>();
+    for (String partition : FSUtils.getAllPartitionPaths(engine, metaClient, false)) {
+      Set<String> ids = new TreeSet<>();
+      view.getLatestFileSlices(partition).forEach(slice -> ids.add(slice.getFileId()));
+      if (!ids.isEmpty()) {
+        groups.put(partition, ids);
+      }
+    }
+    return groups;
   }
 
   /** Requested times of completed deltacommits, oldest first. */
