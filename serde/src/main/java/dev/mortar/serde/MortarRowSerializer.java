@@ -110,14 +110,12 @@ public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
     if (payload != null) {
       MortarRowWireFormat.writeVarInt(out, payload.getSizeInBytes());
     }
-    BinarySegmentUtils.copyToView(key.getSegments(), key.getOffset(), key.getSizeInBytes(), out);
+    write(key.getSegments(), key.getOffset(), key.getSizeInBytes(), out);
     if (hasPartition) {
-      BinarySegmentUtils.copyToView(
-          partition.getSegments(), partition.getOffset(), partition.getSizeInBytes(), out);
+      write(partition.getSegments(), partition.getOffset(), partition.getSizeInBytes(), out);
     }
     if (payload != null) {
-      BinarySegmentUtils.copyToView(
-          payload.getSegments(), payload.getOffset(), payload.getSizeInBytes(), out);
+      write(payload.getSegments(), payload.getOffset(), payload.getSizeInBytes(), out);
     }
   }
 
@@ -179,6 +177,21 @@ public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
   private static BinaryStringData materialized(BinaryStringData string) {
     string.ensureMaterialized();
     return string;
+  }
+
+  /**
+   * Writes {@code size} bytes at {@code offset} of {@code segments}. A range inside one heap
+   * segment (the common case: rows and strings built on the heap) goes out with one array copy;
+   * anything else through Flink's segment copy helper.
+   */
+  private static void write(MemorySegment[] segments, int offset, int size, DataOutputView out)
+      throws IOException {
+    MemorySegment first = segments[0];
+    if (!first.isOffHeap() && offset + size <= first.size()) {
+      out.write(first.getArray(), offset, size);
+    } else {
+      BinarySegmentUtils.copyToView(segments, offset, size, out);
+    }
   }
 
   private static int copyLength(DataInputView source, DataOutputView target, String what)

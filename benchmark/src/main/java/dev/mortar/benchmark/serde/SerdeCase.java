@@ -1,0 +1,75 @@
+package dev.mortar.benchmark.serde;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * One contender's serializer, the benchmark records already in that contender's shape, and how a
+ * receiver reads a record's shuffle metadata (key, partition path, bucket, operation).
+ */
+final class SerdeCase<T> {
+  /** Reads the shuffle metadata of a record into the blackhole, as the receiving writer would. */
+  interface MetadataReader<T> {
+    void read(T record, Blackhole blackhole);
+  }
+
+  private final TypeSerializer<T> serializer;
+  private final List<T> records;
+  private final MetadataReader<T> metadataReader;
+  private final DataOutputSerializer out = new DataOutputSerializer(1 << 20);
+  private final DataInputDeserializer in = new DataInputDeserializer();
+
+  SerdeCase(TypeSerializer<T> serializer, List<T> records, MetadataReader<T> metadataReader) {
+    this.serializer = serializer;
+    this.records = records;
+    this.metadataReader = metadataReader;
+  }
+
+  List<T> records() {
+    return records;
+  }
+
+  /**
+   * Serializes every record into one buffer, then deserializes them all without reuse (Flink's
+   * default, object reuse off) and reads each one's metadata, as the receiving bucket writer does
+   * before it buffers the row.
+   */
+  void roundTrip(Blackhole blackhole) throws IOException {
+    serializeAll();
+    in.setBuffer(out.getSharedBuffer(), 0, out.length());
+    for (int i = 0; i < records.size(); i++) {
+      T record = serializer.deserialize(in);
+      metadataReader.read(record, blackhole);
+      blackhole.consume(record);
+    }
+  }
+
+  /** The records after one serialize/deserialize round trip, for correctness checks. */
+  List<T> roundTripped() throws IOException {
+    serializeAll();
+    in.setBuffer(out.getCopyOfBuffer());
+    List<T> result = new ArrayList<>(records.size());
+    for (int i = 0; i < records.size(); i++) {
+      result.add(serializer.deserialize(in));
+    }
+    return result;
+  }
+
+  /** Average serialized size of the records, in bytes. */
+  double bytesPerRecord() throws IOException {
+    serializeAll();
+    return (double) out.length() / records.size();
+  }
+
+  private void serializeAll() throws IOException {
+    out.clear();
+    for (T record : records) {
+      serializer.serialize(record, out);
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package dev.mortar.benchmark.serde;
+
+import dev.mortar.serde.MortarRow;
+import dev.mortar.serde.MortarRowSerializer;
+import dev.mortar.serde.Operation;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializer;
+import org.apache.flink.formats.avro.RowDataToAvroConverters;
+import org.apache.flink.formats.avro.typeutils.AvroSchemaConverter;
+import org.apache.flink.formats.avro.typeutils.AvroSerializer;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+import org.openjdk.jmh.infra.Blackhole;
+
+/** The ways to ship a shuffle record that the serde benchmark compares. */
+public enum SerdeContender {
+  /** {@link MortarRow} through {@link MortarRowSerializer}. */
+  MORTAR {
+    @Override
+    SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+      return new SerdeCase<>(
+          new MortarRowSerializer(rowType),
+          inputs.stream().map(SerdeContender::mortarRow).toList(),
+          SerdeContender::readMortarRow);
+    }
+  },
+  /** The same {@link MortarRow} objects as a Kryo generic type (no type information). */
+  KRYO {
+    @Override
+    SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+      return new SerdeCase<>(
+          new KryoSerializer<>(MortarRow.class, new SerializerConfigImpl()),
+          inputs.stream().map(SerdeContender::mortarRow).toList(),
+          SerdeContender::readMortarRow);
+    }
+  },
+  /**
+   * An Avro {@code GenericRecord} of the metadata columns plus the row through flink-avro's {@link
+   * AvroSerializer}: the legacy Hudi path.
+   */
+  AVRO {
+    @Override
+    SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+      RowType withMeta = MetaColumns.rowType(rowType);
+      Schema schema = AvroSchemaConverter.convertToSchema(withMeta);
+      RowDataToAvroConverters.RowDataToAvroConverter converter =
+          RowDataToAvroConverters.createConverter(withMeta);
+      return new SerdeCase<>(
+          new AvroSerializer<>(GenericRecord.class, schema),
+          inputs.stream()
+              .map(input -> (GenericRecord) converter.convert(schema, MetaColumns.row(input)))
+              .toList(),
+          (record, blackhole) -> {
+            blackhole.consume(record.get(0));
+            blackhole.consume(record.get(1));
+            blackhole.consume(record.get(2));
+            blackhole.consume(record.get(3));
+          });
+    }
+  },
+  /** A binary row with the metadata as four extra columns through Flink's RowDataSerializer. */
+  ROW_DATA {
+    @Override
+    SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+      RowDataSerializer serializer = new RowDataSerializer(MetaColumns.rowType(rowType));
+      return new SerdeCase<RowData>(
+          serializer,
+          inputs.stream()
+              .map(input -> (RowData) serializer.toBinaryRow(MetaColumns.row(input)).copy())
+              .toList(),
+          (row, blackhole) -> {
+            blackhole.consume(row.getString(0));
+            blackhole.consume(row.getString(1));
+            blackhole.consume(row.getInt(2));
+            blackhole.consume(row.getByte(3));
+          });
+    }
+  },
+  /** Hudi 1.1's {@code HoodieFlinkInternalRow} layout, re-implemented. */
+  HUDI_1_1 {
+    @Override
+    SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+      return new SerdeCase<>(
+          new HudiFlinkInternalRowSerializer(rowType),
+          inputs.stream()
+              .map(
+                  input ->
+                      new HudiFlinkInternalRow(
+                          false,
+                          StringData.fromString(input.recordKey()),
+                          StringData.fromString(input.partitionPath()),
+                          StringData.fromString(hudiFileId(input.bucket())),
+                          StringData.fromString("U"),
+                          StringData.fromString(hudiOperation(input.operation())),
+                          input.binaryRow()))
+              .toList(),
+          (row, blackhole) -> {
+            blackhole.consume(row.recordKey);
+            blackhole.consume(row.partitionPath);
+            blackhole.consume(row.fileId);
+            blackhole.consume(row.operationType);
+          });
+    }
+  };
+
+  /** The contender's serializer and the inputs converted to the records it ships. */
+  abstract SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs);
+
+  private static void readMortarRow(MortarRow row, Blackhole blackhole) {
+    blackhole.consume(row.getRecordKey());
+    blackhole.consume(row.getPartitionPath());
+    blackhole.consume(row.getBucket());
+    blackhole.consume(row.getOperation());
+  }
+
+  private static MortarRow mortarRow(ShuffleInput input) {
+    return new MortarRow(
+        BinaryStringData.fromString(input.recordKey()),
+        BinaryStringData.fromString(input.partitionPath()),
+        input.bucket(),
+        input.operation(),
+        input.binaryRow());
+  }
+
+  /** A bucket-index file id as Hudi builds it: 8-digit bucket, UUID tail, "-0" (38 chars). */
+  private static String hudiFileId(int bucket) {
+    UUID uuid = UUID.nameUUIDFromBytes(Integer.toString(bucket).getBytes(StandardCharsets.UTF_8));
+    return String.format("%08d", bucket) + uuid.toString().substring(8) + "-0";
+  }
+
+  /** HoodieOperation's short name as Hudi puts it in the operationType string. */
+  private static String hudiOperation(Operation operation) {
+    return switch (operation) {
+      case INSERT -> "I";
+      case UPDATE -> "U";
+      case DELETE -> "D";
+    };
+  }
+}
