@@ -11,6 +11,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.hudi.avro.AvroSchemaUtils;
+import org.apache.hudi.keygen.constant.KeyGeneratorOptions;
 import org.junit.jupiter.api.Test;
 
 class RecordKeysAndPartitionPathsTest {
@@ -114,6 +115,19 @@ class RecordKeysAndPartitionPathsTest {
           .as(name)
           .isEqualTo(AvroSchemaUtils.getAvroRecordQualifiedName(name));
     }
+  }
+
+  /**
+   * Why a partition value is used as is: Hudi's key generators neither URL-encode nor hive-style by
+   * default.
+   */
+  @Test
+  void hudisKeyGeneratorDefaultsAreNoEncodingAndNoHiveStyle() {
+    assertThat(KeyGeneratorOptions.URL_ENCODE_PARTITIONING.defaultValue()).isEqualTo("false");
+    assertThat(KeyGeneratorOptions.HIVE_STYLE_PARTITIONING_ENABLE.defaultValue())
+        .isEqualTo("false");
+    PartitionPaths paths = PartitionPaths.of(settings(List.of("a"), List.of("b")));
+    assertThat(paths.build("a b%c")).isEqualTo("a b%c");
   }
 
   @Test
