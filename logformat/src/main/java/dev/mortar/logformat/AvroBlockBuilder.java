@@ -23,11 +23,15 @@ public final class AvroBlockBuilder implements DataBlockBuilder {
   private final BlockBuffer content;
   private int recordCount;
 
-  /** {@code metaFields} null means the schema has no meta fields. */
-  public AvroBlockBuilder(RowType rowType, MetaFieldValues metaFields, int initialCapacity) {
+  /**
+   * {@code metaFields} null means the schema has no meta fields. {@code content} is reset and owned
+   * by this builder until it is discarded (it may be reused by the next builder).
+   */
+  public AvroBlockBuilder(RowType rowType, MetaFieldValues metaFields, BlockBuffer content) {
     this.encoder = new BinaryRowAvroEncoder(rowType);
     this.metaFields = metaFields;
-    this.content = new BlockBuffer(initialCapacity);
+    this.content = content;
+    content.reset();
     content.reserve(PREFIX_SIZE);
   }
 

@@ -63,6 +63,33 @@ public final class LogFileWriter implements Closeable {
       String writeToken,
       RowType rowType,
       LogWriterOptions options) {
+    this(
+        fs,
+        tableBasePath,
+        partitionPath,
+        fileId,
+        instantTime,
+        writeToken,
+        rowType,
+        options,
+        new BlockBuffer((int) Math.min(options.maxBlockSizeBytes() + 1024, 1 << 20)));
+  }
+
+  /**
+   * Like the contract constructor, with the buffer data blocks are encoded into supplied by the
+   * caller: a task that flushes many times keeps one buffer, so after the first flushes encoding
+   * allocates nothing. The buffer must not be shared by writers open at the same time.
+   */
+  public LogFileWriter(
+      FileSystem fs,
+      Path tableBasePath,
+      String partitionPath,
+      String fileId,
+      String instantTime,
+      String writeToken,
+      RowType rowType,
+      LogWriterOptions options,
+      BlockBuffer contentBuffer) {
     LogFileName.validate(fileId, instantTime, writeToken);
     this.fs = fs;
     this.partitionPath = partitionPath;
@@ -77,12 +104,11 @@ public final class LogFileWriter implements Closeable {
     this.header = LogBlockLayout.header(instantTime, schema.toString());
     MetaFieldValues meta = new MetaFieldValues(instantTime, writeToken, partitionPath, fileId);
     this.metaFields = options.metaFields() ? meta : null;
-    int initialCapacity = (int) Math.min(options.maxBlockSizeBytes() + 1024, 1 << 20);
     this.dataBlock =
         options.blockFormat() == LogBlockFormat.AVRO
-            ? new AvroBlockBuilder(rowType, metaFields, initialCapacity)
+            ? new AvroBlockBuilder(rowType, metaFields, contentBuffer)
             : new ParquetBlockBuilder(
-                rowType, schema, metaFields, options.parquetCodec(), initialCapacity);
+                rowType, schema, metaFields, options.parquetCodec(), contentBuffer);
     this.deleteBlock = new DeleteBlockBuilder(meta.partitionPath());
   }
 

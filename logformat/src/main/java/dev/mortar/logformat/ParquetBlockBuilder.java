@@ -37,13 +37,13 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
       Schema avroSchema,
       MetaFieldValues metaFields,
       ParquetCodec codec,
-      int initialCapacity) {
+      BlockBuffer content) {
     this.writeSupport =
         new RowDataWriteSupport(
             rowType, avroSchema.getFullName(), avroSchema.toString(), metaFields != null);
     this.metaFields = metaFields;
     this.codec = codec;
-    this.content = new BlockBuffer(initialCapacity);
+    this.content = content;
     this.outputFile = new InMemoryOutputFile(content);
     this.commitTime =
         metaFields == null ? null : Binary.fromConstantByteArray(metaFields.instant());

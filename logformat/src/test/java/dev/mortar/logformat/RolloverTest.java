@@ -29,11 +29,13 @@ class RolloverTest {
     LogWriterOptions options =
         LogWriterOptions.builder().maxFileSizeBytes(maxFileSize).maxBlockSizeBytes(6 << 10).build();
 
+    // Both flushes encode into one buffer, as a task that flushes repeatedly does.
+    BlockBuffer taskBuffer = new BlockBuffer(1024);
     List<LogFileStat> first =
-        RoundTrip.writeAndVerify(fs, base, options, random, rowType, 600, 10, seed);
+        RoundTrip.writeAndVerify(fs, base, options, random, rowType, 600, 10, seed, taskBuffer);
     // A second flush of the same file group in the same instant continues after the last version.
     List<LogFileStat> second =
-        RoundTrip.writeAndVerify(fs, base, options, random, rowType, 600, 10, seed);
+        RoundTrip.writeAndVerify(fs, base, options, random, rowType, 600, 10, seed, taskBuffer);
 
     List<LogFileStat> all = new ArrayList<>(first);
     all.addAll(second);

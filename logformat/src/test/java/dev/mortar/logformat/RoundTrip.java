@@ -66,6 +66,21 @@ final class RoundTrip {
       int deletes,
       long seed)
       throws IOException {
+    return writeAndVerify(fs, base, options, random, rowType, rows, deletes, seed, null);
+  }
+
+  /** The same, encoding into {@code reused} (a buffer shared across flushes) when not null. */
+  static List<LogFileStat> writeAndVerify(
+      FileSystem fs,
+      Path base,
+      LogWriterOptions options,
+      RandomRows random,
+      RowType rowType,
+      int rows,
+      int deletes,
+      long seed,
+      BlockBuffer reused)
+      throws IOException {
     SplittableRandom keys = new SplittableRandom(seed);
     List<List<Object>> expectedRows = new ArrayList<>();
     List<String> rowKeys = new ArrayList<>();
@@ -74,7 +89,10 @@ final class RoundTrip {
     List<LogFileStat> stats;
     Schema schema;
     try (LogFileWriter writer =
-        new LogFileWriter(fs, base, PARTITION, FILE_ID, INSTANT, TOKEN, rowType, options)) {
+        reused == null
+            ? new LogFileWriter(fs, base, PARTITION, FILE_ID, INSTANT, TOKEN, rowType, options)
+            : new LogFileWriter(
+                fs, base, PARTITION, FILE_ID, INSTANT, TOKEN, rowType, options, reused)) {
       schema = writer.avroSchema();
       for (int i = 0; i < rows; i++) {
         GenericRowData row = random.row(rowType, i);

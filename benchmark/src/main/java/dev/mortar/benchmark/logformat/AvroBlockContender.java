@@ -72,7 +72,7 @@ public enum AvroBlockContender {
       MetaFieldValues meta =
           new MetaFieldValues(
               BlockInput.INSTANT, BlockInput.WRITE_TOKEN, BlockInput.PARTITION, BlockInput.FILE_ID);
-      this.builder = new AvroBlockBuilder(rowType, meta, 1 << 20);
+      this.builder = new AvroBlockBuilder(rowType, meta, new BlockBuffer(1 << 20));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.mortar.benchmark.logformat;
 
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import dev.mortar.logformat.AvroSchemas;
+import dev.mortar.logformat.BlockBuffer;
 import dev.mortar.logformat.MetaFieldValues;
 import dev.mortar.logformat.ParquetBlockBuilder;
 import dev.mortar.logformat.ParquetCodec;
@@ -52,7 +53,11 @@ public class ParquetBlockBenchmark {
             BlockInput.INSTANT, BlockInput.WRITE_TOKEN, BlockInput.PARTITION, BlockInput.FILE_ID);
     builder =
         new ParquetBlockBuilder(
-            rowType, AvroSchemas.of(rowType, "record", true), meta, codec, 1 << 20);
+            rowType,
+            AvroSchemas.of(rowType, "record", true),
+            meta,
+            codec,
+            new BlockBuffer(1 << 20));
   }
 
   @Benchmark
