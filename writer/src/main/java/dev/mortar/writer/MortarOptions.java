@@ -1,5 +1,6 @@
 package dev.mortar.writer;
 
+import dev.mortar.buffer.BufferOptions;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.logformat.ParquetCodec;
 import java.util.List;
@@ -79,13 +80,8 @@ public final class MortarOptions {
           .withDescription(
               "Parallelism of the write tasks. Defaults to the parallelism of the input.");
 
-  public static final ConfigOption<MemorySize> WRITE_BUFFER_SIZE =
-      ConfigOptions.key("write.buffer-size")
-          .memoryType()
-          .defaultValue(MemorySize.ofMebiBytes(256))
-          .withDescription(
-              "Memory of each write task's page pool, shared by its buckets. When it is full the"
-                  + " largest other bucket is flushed.");
+  /** The write buffer's page memory per write task (the buffer module's option). */
+  public static final ConfigOption<MemorySize> BUFFER_MEMORY = BufferOptions.MEMORY;
 
   public static final ConfigOption<MemorySize> WRITE_BATCH_SIZE =
       ConfigOptions.key("write.batch-size")
@@ -95,17 +91,11 @@ public final class MortarOptions {
               "A bucket is flushed to a new log file when it holds more than this; every"
                   + " checkpoint flushes all buckets.");
 
-  public static final ConfigOption<MemorySize> WRITE_PAGE_SIZE =
-      ConfigOptions.key("write.page-size")
-          .memoryType()
-          .defaultValue(MemorySize.parse("32kb"))
-          .withDescription("Size of one page of the write buffer.");
+  /** Size of one buffer page (the buffer module's option). */
+  public static final ConfigOption<MemorySize> BUFFER_PAGE_SIZE = BufferOptions.PAGE_SIZE;
 
-  public static final ConfigOption<Boolean> WRITE_BUFFER_OFF_HEAP =
-      ConfigOptions.key("write.buffer-off-heap")
-          .booleanType()
-          .defaultValue(false)
-          .withDescription("Allocate the write buffer's pages off the Java heap.");
+  /** Pages off the Java heap (the buffer module's option). */
+  public static final ConfigOption<Boolean> BUFFER_OFF_HEAP = BufferOptions.OFF_HEAP;
 
   public static final ConfigOption<NullKeyPolicy> NULL_KEY_POLICY =
       ConfigOptions.key("null-key.policy")
@@ -133,10 +123,10 @@ public final class MortarOptions {
         LOG_MAX_FILE_SIZE,
         LOG_MAX_BLOCK_SIZE,
         SINK_PARALLELISM,
-        WRITE_BUFFER_SIZE,
         WRITE_BATCH_SIZE,
-        WRITE_PAGE_SIZE,
-        WRITE_BUFFER_OFF_HEAP,
+        BUFFER_MEMORY,
+        BUFFER_PAGE_SIZE,
+        BUFFER_OFF_HEAP,
         NULL_KEY_POLICY);
   }
 }

@@ -183,7 +183,7 @@ public final class MortarSink {
     }
 
     public Builder bufferSize(MemorySize size) {
-      options.set(MortarOptions.WRITE_BUFFER_SIZE, size);
+      options.set(MortarOptions.BUFFER_MEMORY, size);
       return this;
     }
 
@@ -193,12 +193,12 @@ public final class MortarSink {
     }
 
     public Builder pageSize(MemorySize size) {
-      options.set(MortarOptions.WRITE_PAGE_SIZE, size);
+      options.set(MortarOptions.BUFFER_PAGE_SIZE, size);
       return this;
     }
 
     public Builder offHeapBuffer(boolean offHeap) {
-      options.set(MortarOptions.WRITE_BUFFER_OFF_HEAP, offHeap);
+      options.set(MortarOptions.BUFFER_OFF_HEAP, offHeap);
       return this;
     }
 

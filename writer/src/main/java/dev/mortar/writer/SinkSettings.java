@@ -1,5 +1,6 @@
 package dev.mortar.writer;
 
+import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.logformat.LogWriterOptions;
 import dev.mortar.logformat.ParquetCodec;
@@ -59,11 +60,11 @@ public final class SinkSettings implements Serializable {
     this.orderingField = options.get(MortarOptions.ORDERING_FIELD);
     this.buckets = options.get(MortarOptions.BUCKETS);
     this.parallelism = options.get(MortarOptions.SINK_PARALLELISM);
-    this.bufferBytes = options.get(MortarOptions.WRITE_BUFFER_SIZE).getBytes();
+    this.bufferBytes = options.get(MortarOptions.BUFFER_MEMORY).getBytes();
     this.batchBytes = options.get(MortarOptions.WRITE_BATCH_SIZE).getBytes();
     this.pageSize =
-        (int) Math.min(Integer.MAX_VALUE, options.get(MortarOptions.WRITE_PAGE_SIZE).getBytes());
-    this.offHeap = options.get(MortarOptions.WRITE_BUFFER_OFF_HEAP);
+        (int) Math.min(Integer.MAX_VALUE, options.get(MortarOptions.BUFFER_PAGE_SIZE).getBytes());
+    this.offHeap = options.get(MortarOptions.BUFFER_OFF_HEAP);
     this.nullKeyPolicy = options.get(MortarOptions.NULL_KEY_POLICY);
     this.blockFormat = options.get(MortarOptions.LOG_BLOCK_FORMAT);
     this.parquetCodec = options.get(MortarOptions.LOG_PARQUET_CODEC);
@@ -102,11 +103,16 @@ public final class SinkSettings implements Serializable {
       throw new IllegalArgumentException(
           "option 'write.batch-size' must be > 0, got " + batchBytes + " bytes");
     }
-    if (pageSize <= 0 || bufferBytes < 3L * pageSize) {
+    new PagePool(pageSize, bufferBytes, offHeap, false).close();
+    if (bufferBytes < 3L * pageSize) {
       throw new IllegalArgumentException(
-          "option 'write.buffer-size' ("
+          "option '"
+              + MortarOptions.BUFFER_MEMORY.key()
+              + "' ("
               + bufferBytes
-              + " bytes) must hold at least 3 pages of 'write.page-size' ("
+              + " bytes) must hold at least 3 pages of '"
+              + MortarOptions.BUFFER_PAGE_SIZE.key()
+              + "' ("
               + pageSize
               + " bytes)");
     }

@@ -7,6 +7,7 @@ import dev.mortar.logformat.LogFileWriter;
 import dev.mortar.logformat.LogWriterOptions;
 import dev.mortar.serde.MortarRow;
 import dev.mortar.serde.Operation;
+import dev.mortar.writer.MortarOptions;
 import dev.mortar.writer.SinkSettings;
 import dev.mortar.writer.TableFileSystems;
 import dev.mortar.writer.assign.OrderingField;
@@ -99,7 +100,9 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
       Optional<BucketSlot> victim = buffers.largestExcept(slot);
       if (victim.isEmpty() && slot.buffer().recordCount() == 0) {
         throw new IllegalStateException(
-            "the write buffer is full with no bucket to flush; raise 'write.buffer-size' ("
+            "the write buffer is full with no bucket to flush; raise '"
+                + MortarOptions.BUFFER_MEMORY.key()
+                + "' ("
                 + settings.bufferBytes()
                 + " bytes)");
       }

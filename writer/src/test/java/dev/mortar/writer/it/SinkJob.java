@@ -128,7 +128,7 @@ record SinkJob(
     }
     if (smallBuffers) {
       with.append(
-          ", 'write.page-size' = '4kb', 'write.buffer-size' = '64kb', 'write.batch-size' = '16kb'");
+          ", 'buffer.page-size' = '4kb', 'buffer.memory' = '64kb', 'write.batch-size' = '16kb'");
     }
     return "CREATE TABLE "
         + table

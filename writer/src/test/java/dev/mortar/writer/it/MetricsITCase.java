@@ -1,0 +1,96 @@
+package dev.mortar.writer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.writer.MortarSink;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sink's metrics: Flink's sink counters and the {@code mortar} group, read from a reporter. */
+class MetricsITCase {
+  private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+  @RegisterExtension
+  static final MiniClusterExtension MINI_CLUSTER =
+      new MiniClusterExtension(
+          new MiniClusterResourceConfiguration.Builder()
+              .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
+              .setNumberTaskManagers(1)
+              .setNumberSlotsPerTaskManager(2)
+              .build());
+
+  @TempDir Path dir;
+
+  @Test
+  void writeAndCommitMetricsAreReported() throws Exception {
+    // Distinct keys, no deletes: every change is written exactly once, whatever the flushes.
+    Changelog changelog = Changelog.random(11, 400, 1 << 30, 0, 0);
+    assertThat(changelog.ops().stream().map(Changelog.Op::id).distinct()).hasSize(400);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.enableCheckpointing(50);
+    MortarSink.builder(Changelog.ROW_TYPE)
+        .path(dir.resolve("t").toUri().toString())
+        .recordKey("id")
+        .parallelism(2)
+        .bufferSize(MemorySize.parse("1mb"))
+        .build()
+        .sinkTo(
+            env.addSource(
+                    new ChangelogSource<>(changelog, 100, Changelog.Op::toRowData),
+                    "changelog",
+                    InternalTypeInfo.of(Changelog.ROW_TYPE))
+                .setParallelism(1));
+    env.execute();
+    // This MiniCluster runs only this job; operators chained together repeat some identifiers,
+    // so metrics are collected per group rather than by unique identifier.
+    Map<String, Metric> metrics = new HashMap<>();
+    REPORTER
+        .getMetricsByGroup()
+        .forEach(
+            (group, byName) ->
+                byName.forEach(
+                    (name, metric) ->
+                        metrics.put(
+                            group.getMetricIdentifier(name) + "#" + System.identityHashCode(metric),
+                            metric)));
+
+    assertThat(sumCounters(metrics, ".numRecordsSend")).isEqualTo(400);
+    assertThat(sumCounters(metrics, ".numBytesSend")).isPositive();
+    assertThat(sumCounters(metrics, ".mortar.flushes")).isPositive();
+    assertThat(sumCounters(metrics, ".mortar.logFilesWritten")).isPositive();
+    assertThat(sumCounters(metrics, ".mortar.commits")).isGreaterThan(1);
+    assertThat(gauges(metrics, ".mortar.bufferBytesTotal")).containsOnly(1L << 20);
+    assertThat(gauges(metrics, ".mortar.lastCommitLogFiles")).allMatch(files -> files > 0);
+  }
+
+  private static long sumCounters(Map<String, Metric> metrics, String suffix) {
+    return metrics.entrySet().stream()
+        .filter(
+            e ->
+                e.getKey().substring(0, e.getKey().lastIndexOf('#')).endsWith(suffix)
+                    && e.getValue() instanceof Counter)
+        .mapToLong(e -> ((Counter) e.getValue()).getCount())
+        .sum();
+  }
+
+  private static java.util.List<Long> gauges(Map<String, Metric> metrics, String suffix) {
+    return metrics.entrySet().stream()
+        .filter(e -> e.getKey().substring(0, e.getKey().lastIndexOf('#')).endsWith(suffix))
+        .map(e -> (Long) ((Gauge<?>) e.getValue()).getValue())
+        .toList();
+  }
+}
