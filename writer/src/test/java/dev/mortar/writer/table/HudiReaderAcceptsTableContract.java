@@ -3,8 +3,13 @@ package dev.mortar.writer.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.writer.testing.HudiTableOracle;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -31,6 +36,8 @@ abstract class HudiReaderAcceptsTableContract {
           },
           new String[] {"id", "dt", "ts", "v"});
 
+  static final int BUCKETS = 4;
+
   /** The file system the table lives on. */
   abstract FileSystem fs() throws Exception;
 
@@ -46,40 +53,40 @@ abstract class HudiReaderAcceptsTableContract {
     HudiLogFiles logs = new HudiLogFiles(base, schemaOf(table));
 
     String t1 = timeline.startInstant();
-    List<WriteStat> first =
-        List.of(
-            write(
-                table,
-                logs,
-                t1,
-                "2024-01-01",
-                List.of(
-                    row(logs, "id1", "2024-01-01", 100, "a"),
-                    row(logs, "id2", "2024-01-01", 100, "a"),
-                    row(logs, "id3", "2024-01-01", 100, "a"),
-                    row(logs, "id4", "2024-01-01", 100, "a")),
-                Map.of()),
-            write(
-                table,
-                logs,
-                t1,
-                "2024-01-02",
-                List.of(row(logs, "id5", "2024-01-02", 100, "a")),
-                Map.of()));
+    List<WriteStat> first = new ArrayList<>();
+    first.addAll(
+        write(
+            table,
+            logs,
+            t1,
+            "2024-01-01",
+            List.of(
+                row(logs, "id1", "2024-01-01", 100, "a"),
+                row(logs, "id2", "2024-01-01", 100, "a"),
+                row(logs, "id3", "2024-01-01", 100, "a"),
+                row(logs, "id4", "2024-01-01", 100, "a")),
+            Map.of()));
+    first.addAll(
+        write(
+            table,
+            logs,
+            t1,
+            "2024-01-02",
+            List.of(row(logs, "id5", "2024-01-02", 100, "a")),
+            Map.of()));
     timeline.complete(t1, first, table.avroSchemaJson());
 
     String t2 = timeline.startInstant();
     List<WriteStat> second =
-        List.of(
-            write(
-                table,
-                logs,
-                t2,
-                "2024-01-01",
-                List.of(
-                    row(logs, "id1", "2024-01-01", 200, "b"),
-                    row(logs, "id3", "2024-01-01", 50, "stale")),
-                Map.of("id2", 200L)));
+        write(
+            table,
+            logs,
+            t2,
+            "2024-01-01",
+            List.of(
+                row(logs, "id1", "2024-01-01", 200, "b"),
+                row(logs, "id3", "2024-01-01", 50, "stale")),
+            Map.of("id2", 200L));
     timeline.complete(t2, second, table.avroSchemaJson());
     timeline.complete(t2, second, table.avroSchemaJson());
 
@@ -113,12 +120,12 @@ abstract class HudiReaderAcceptsTableContract {
     assertThat(HudiTableOracle.completedInstants(base)).containsExactly(t1, t2);
     assertThat(HudiTableOracle.pendingInstants(base)).containsExactly(t3);
     assertThat(reopened.timeline().logFilesOf(t4)).isEmpty();
+    assertThat(fs().exists(new Path(base, "2024-01-03/" + PartitionMetafile.NAME))).isTrue();
     assertThat(HudiTableOracle.fileGroups(base))
         .isEqualTo(
             Map.of(
-                "2024-01-01", java.util.Set.of(BucketIndex.fileId("t1", "2024-01-01", 0)),
-                "2024-01-02", java.util.Set.of(BucketIndex.fileId("t1", "2024-01-02", 0))));
-    assertThat(fs().exists(new Path(base, "2024-01-03/" + PartitionMetafile.NAME))).isTrue();
+                "2024-01-01", fileIds("t1", "2024-01-01", "id1", "id2", "id3", "id4"),
+                "2024-01-02", fileIds("t1", "2024-01-02", "id5")));
   }
 
   @Test
@@ -126,43 +133,43 @@ abstract class HudiReaderAcceptsTableContract {
     TableSettings settings = new TableSettings("t2", ROW, List.of("id"), List.of(), null);
     String base = basePath("t2");
     HudiTable table = HudiTable.createOrValidate(fs(), new Path(base), settings);
+    Timeline timeline = table.timeline();
     HudiLogFiles logs = new HudiLogFiles(base, schemaOf(table));
 
-    String t1 = table.timeline().startInstant();
-    table
-        .timeline()
-        .complete(
+    String t1 = timeline.startInstant();
+    timeline.complete(
+        t1,
+        write(
+            table,
+            logs,
             t1,
-            List.of(
-                write(
-                    table,
-                    logs,
-                    t1,
-                    "",
-                    List.of(row(logs, "id1", null, 100, "a"), row(logs, "id2", null, 100, "a")),
-                    Map.of())),
-            table.avroSchemaJson());
-    String t2 = table.timeline().startInstant();
-    table
-        .timeline()
-        .complete(
+            "",
+            List.of(row(logs, "id1", null, 100, "a"), row(logs, "id2", null, 100, "a")),
+            Map.of()),
+        table.avroSchemaJson());
+    String t2 = timeline.startInstant();
+    timeline.complete(
+        t2,
+        write(
+            table,
+            logs,
             t2,
-            List.of(
-                write(
-                    table,
-                    logs,
-                    t2,
-                    "",
-                    List.of(row(logs, "id1", null, 50, "later-wins")),
-                    Map.of("id2", 0L))),
-            table.avroSchemaJson());
+            "",
+            List.of(row(logs, "id1", null, 50, "later-wins")),
+            Map.of("id2", 0L)),
+        table.avroSchemaJson());
 
     Map<String, GenericRecord> view = HudiTableOracle.latestPerKey(base);
     assertThat(view).containsOnlyKeys("id1");
     assertThat(view.get("id1").get("v")).isEqualTo("later-wins");
+    assertThat(HudiTableOracle.fileGroups(base))
+        .isEqualTo(Map.of("", fileIds("t2", "", "id1", "id2")));
   }
 
-  private WriteStat write(
+  /**
+   * Writes rows and deletes of one instant as the writer would: one log file per bucket touched.
+   */
+  private List<WriteStat> write(
       HudiTable table,
       HudiLogFiles logs,
       String instant,
@@ -170,16 +177,50 @@ abstract class HudiReaderAcceptsTableContract {
       List<GenericRecord> rows,
       Map<String, Long> deletes)
       throws Exception {
-    String key =
-        rows.isEmpty() ? deletes.keySet().iterator().next() : rows.get(0).get("id").toString();
-    int bucket = BucketIndex.bucketId(key, 1);
     table.ensurePartition(partition, instant);
-    String fileId = BucketIndex.fileId(table.settings().tableName(), partition, bucket);
-    return logs.write(partition, fileId, instant, rows, deletes, "id");
+    Map<Integer, List<GenericRecord>> rowsByBucket = new TreeMap<>();
+    Map<Integer, Map<String, Long>> deletesByBucket = new TreeMap<>();
+    for (GenericRecord row : rows) {
+      rowsByBucket
+          .computeIfAbsent(bucketOf(row.get("id").toString()), b -> new ArrayList<>())
+          .add(row);
+    }
+    deletes.forEach(
+        (key, ordering) ->
+            deletesByBucket
+                .computeIfAbsent(bucketOf(key), b -> new HashMap<>())
+                .put(key, ordering));
+    Set<Integer> buckets = new TreeSet<>(rowsByBucket.keySet());
+    buckets.addAll(deletesByBucket.keySet());
+    List<WriteStat> stats = new ArrayList<>();
+    for (int bucket : buckets) {
+      String fileId = BucketIndex.fileId(table.settings().tableName(), partition, bucket);
+      stats.add(
+          logs.write(
+              partition,
+              fileId,
+              instant,
+              rowsByBucket.getOrDefault(bucket, List.of()),
+              deletesByBucket.getOrDefault(bucket, Map.of()),
+              "id"));
+    }
+    return stats;
+  }
+
+  private static int bucketOf(String key) {
+    return BucketIndex.bucketId(key, BUCKETS);
+  }
+
+  private static Set<String> fileIds(String table, String partition, String... keys) {
+    Set<String> ids = new TreeSet<>();
+    for (String key : keys) {
+      ids.add(BucketIndex.fileId(table, partition, bucketOf(key)));
+    }
+    return ids;
   }
 
   private static GenericRecord row(HudiLogFiles logs, String id, String dt, long ts, String v) {
-    java.util.HashMap<String, Object> values = new java.util.HashMap<>();
+    HashMap<String, Object> values = new HashMap<>();
     values.put("id", id);
     values.put("dt", dt);
     values.put("ts", ts);
