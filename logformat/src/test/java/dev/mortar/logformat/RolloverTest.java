@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.avro.generic.IndexedRecord;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -61,6 +62,38 @@ class RolloverTest {
     }
     assertThat(records).isEqualTo(600);
     assertThat(keys).hasSize(600);
+  }
+
+  @Test
+  void nonPartitionedTableWritesIntoTheBasePath() throws Exception {
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    Path base = new Path(dir.toUri().toString(), "t");
+    RandomRows random = new RandomRows(RandomRows.seed("nonPartitionedTableWritesIntoTheBasePath"));
+    RowType rowType = random.rowType(3);
+    List<LogFileStat> stats;
+    try (LogFileWriter writer =
+        new LogFileWriter(
+            fs,
+            base,
+            "",
+            RoundTrip.FILE_ID,
+            RoundTrip.INSTANT,
+            RoundTrip.TOKEN,
+            rowType,
+            LogWriterOptions.defaults())) {
+      writer.write(
+          BinaryStringData.fromString("k1"), RandomRows.toBinary(rowType, random.row(rowType, 1)));
+      writer.delete(BinaryStringData.fromString("k2"), OrderingValue.natural());
+      stats = writer.finish();
+    }
+    assertThat(stats).hasSize(1);
+    assertThat(stats.get(0).relativePath()).isEqualTo(stats.get(0).fileName());
+    List<HudiLogReader.Block> blocks =
+        HudiLogReader.read(fs, new Path(base, stats.get(0).fileName()));
+    assertThat(blocks).hasSize(2);
+    assertThat(blocks.get(0).records().get(0).get(3)).hasToString("");
+    assertThat(blocks.get(1).deletes().get(0).getPartitionPath()).isEmpty();
+    assertThat(blocks.get(1).deletes().get(0).getOrderingValue()).isEqualTo(0);
   }
 
   @Test
