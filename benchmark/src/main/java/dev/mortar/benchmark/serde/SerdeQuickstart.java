@@ -34,6 +34,11 @@ public final class SerdeQuickstart {
       sizes.put(schema, SerdeWireSizes.of(schema));
     }
     System.out.println(table(results, sizes));
+    if (results.size() < SCHEMAS.length * SerdeContender.values().length) {
+      System.out.println(
+          "[quickstart] '-' = the benchmark failed in this JVM; Kryo needs Flink's --add-opens"
+              + " list on Java 17 (java.util, java.util.concurrent.atomic, ...)");
+    }
   }
 
   /** The benchmark over both schemas and every contender, in this JVM, one short iteration each. */

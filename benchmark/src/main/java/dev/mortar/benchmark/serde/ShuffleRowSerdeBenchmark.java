@@ -28,7 +28,17 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(
     value = 1,
-    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+    jvmArgsAppend = {
+      "-Xms1g",
+      "-Xmx1g",
+      // Kryo reflects into JDK classes on Java 17: the opens every Flink job runs with.
+      "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/java.io=ALL-UNNAMED"
+    })
 public class ShuffleRowSerdeBenchmark {
   /** Records per invocation. */
   public static final int RECORDS = 1_000;
