@@ -49,9 +49,6 @@ public final class LogBlockLayout {
   /** Content version of data and delete blocks ({@code HoodieLogBlock.version}). */
   public static final int BLOCK_CONTENT_VERSION = 3;
 
-  /** Bytes before the header: magic, L, format version, block type. */
-  public static final int PREFIX_SIZE = 6 + 8 + 4 + 4;
-
   /** Bytes after the content: empty footer map, reverse pointer. */
   public static final int SUFFIX_SIZE = 4 + 8;
 
@@ -60,11 +57,6 @@ public final class LogBlockLayout {
   /** The value of L for a block with a header of {@code headerSize} and {@code contentSize}. */
   public static long blockLength(int headerSize, long contentSize) {
     return 4 + 4 + headerSize + 8 + contentSize + SUFFIX_SIZE;
-  }
-
-  /** Total bytes a block occupies in the file. */
-  public static long blockSizeOnDisk(int headerSize, long contentSize) {
-    return 14 + blockLength(headerSize, contentSize);
   }
 
   /** The header map {INSTANT_TIME, SCHEMA} every data and delete block of one writer carries. */

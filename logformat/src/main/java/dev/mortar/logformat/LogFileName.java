@@ -5,13 +5,11 @@ import java.util.regex.Pattern;
 
 /**
  * Log file names (shared/spec/hudi-format.md §5): {@code
- * .<fileId>_<instant>.log.<version>_<writeToken>}, versions from 1. The fileId must not contain
- * {@code .} or {@code _}; the write token is {@code <taskPartition>-<stage>-<attempt>}, or Hudi's
- * parser does not recognise the file.
+ * .<fileId>_<instant>.log.<version>_<writeToken>}, versions from 1 (Hudi's {@code
+ * LOGFILE_BASE_VERSION}). The fileId must not contain {@code .} or {@code _}; the write token is
+ * {@code <taskPartition>-<stage>-<attempt>}, or Hudi's parser does not recognise the file.
  */
 public final class LogFileName {
-  public static final int BASE_VERSION = 1;
-
   /** Hudi's {@code FSUtils.LOG_FILE_PATTERN}. */
   public static final Pattern PATTERN =
       Pattern.compile(

@@ -7,14 +7,14 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * The values of Hudi's five meta fields for the records of one {@link LogFileWriter}
  * (shared/spec/hudi-format.md §10): commit time = the instant, sequence number {@code
  * <instant>_<taskPartition>_<counter>}, the record key, the partition path and — in log records —
- * the fileId (not the file name). The counter runs per writer from 0.
+ * the fileId (not the file name). The caller supplies the counter (a {@link LogFileWriter} counts
+ * from 0).
  */
 public final class MetaFieldValues {
   private final byte[] instant;
   private final byte[] seqnoPrefix;
   private final byte[] partitionPath;
   private final byte[] fileId;
-  private long counter;
 
   public MetaFieldValues(String instant, String writeToken, String partitionPath, String fileId) {
     this.instant = utf8(instant);
@@ -29,11 +29,6 @@ public final class MetaFieldValues {
   static String taskPartition(String writeToken) {
     int dash = writeToken.indexOf('-');
     return dash < 0 ? writeToken : writeToken.substring(0, dash);
-  }
-
-  /** The next sequence counter (one per record). */
-  long nextCounter() {
-    return counter++;
   }
 
   /** Writes the five meta fields as Avro unions {@code ["null","string"]}, branch 1. */
