@@ -2,6 +2,7 @@ package dev.mortar.writer.write;
 
 import dev.mortar.buffer.BufferCursor;
 import dev.mortar.buffer.PagePool;
+import dev.mortar.logformat.BlockBuffer;
 import dev.mortar.logformat.LogFileStat;
 import dev.mortar.logformat.LogFileWriter;
 import dev.mortar.logformat.LogWriterOptions;
@@ -47,6 +48,7 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
 
   private transient OrderingField ordering;
   private transient LogWriterOptions logOptions;
+  private transient BlockBuffer blockBuffer;
   private transient FileSystem fs;
   private transient HudiTable table;
   private transient BucketBuffers buffers;
@@ -72,6 +74,7 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
     super.open();
     ordering = OrderingField.of(settings.rowType(), settings.orderingField());
     logOptions = settings.logWriterOptions();
+    blockBuffer = new BlockBuffer((int) Math.min(logOptions.maxBlockSizeBytes() + 1024, 1 << 20));
     fs = TableFileSystems.open(settings.basePath());
     table =
         HudiTable.createOrValidate(
@@ -155,7 +158,8 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
             instant,
             writeToken,
             settings.rowType(),
-            logOptions)) {
+            logOptions,
+            blockBuffer)) {
       BufferCursor cursor = slot.buffer().cursor();
       while (cursor.next()) {
         if (cursor.operation() == Operation.DELETE) {

@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.testing.HudiTableOracle;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
@@ -21,6 +25,9 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.types.Row;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * One test job: a {@link Changelog} upserted into a table through the DataStream {@link MortarSink}
@@ -162,7 +169,28 @@ record SinkJob(
         });
   }
 
-  void verify(Changelog changelog) {
+  void verify(Changelog changelog) throws IOException {
     verify(changelog, new org.apache.hadoop.conf.Configuration());
+  }
+
+  private void assertOneFileGroupPerBucket(org.apache.hadoop.conf.Configuration hadoopConf)
+      throws IOException {
+    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(path);
+    Map<String, Set<String>> fileIdsByBucket = new HashMap<>();
+    try (FileSystem fs = FileSystem.newInstance(base.toUri(), hadoopConf)) {
+      RemoteIterator<LocatedFileStatus> files = fs.listFiles(base, true);
+      while (files.hasNext()) {
+        org.apache.hadoop.fs.Path file = files.next().getPath();
+        String name = file.getName();
+        if (name.startsWith(".") && name.contains(".log.") && !name.endsWith(".crc")) {
+          String fileId = name.substring(1, name.indexOf('_'));
+          String bucket = file.getParent().toUri().getPath() + "#" + fileId.substring(0, 8);
+          fileIdsByBucket.computeIfAbsent(bucket, b -> new HashSet<>()).add(fileId);
+        }
+      }
+    }
+    assertThat(fileIdsByBucket).isNotEmpty();
+    fileIdsByBucket.forEach(
+        (bucket, fileIds) -> assertThat(fileIds).as("file groups of bucket %s", bucket).hasSize(1));
   }
 }
