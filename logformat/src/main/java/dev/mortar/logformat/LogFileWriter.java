@@ -108,7 +108,12 @@ public final class LogFileWriter implements Closeable {
         options.blockFormat() == LogBlockFormat.AVRO
             ? new AvroBlockBuilder(rowType, metaFields, contentBuffer)
             : new ParquetBlockBuilder(
-                rowType, schema, metaFields, options.parquetCodec(), contentBuffer);
+                rowType,
+                schema,
+                metaFields,
+                options.parquetCodec(),
+                options.parquetDictionary(),
+                contentBuffer);
     this.deleteBlock = new DeleteBlockBuilder(meta.partitionPath());
   }
 

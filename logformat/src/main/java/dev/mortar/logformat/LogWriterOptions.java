@@ -18,6 +18,7 @@ public final class LogWriterOptions {
   private final ParquetCodec parquetCodec;
   private final boolean metaFields;
   private final String avroRecordName;
+  private final boolean parquetDictionary;
 
   private LogWriterOptions(Builder builder) {
     this.maxFileSizeBytes = builder.maxFileSizeBytes;
@@ -26,6 +27,7 @@ public final class LogWriterOptions {
     this.parquetCodec = builder.parquetCodec;
     this.metaFields = builder.metaFields;
     this.avroRecordName = builder.avroRecordName;
+    this.parquetDictionary = builder.parquetDictionary;
   }
 
   public static LogWriterOptions defaults() {
@@ -59,6 +61,15 @@ public final class LogWriterOptions {
     return metaFields;
   }
 
+  /**
+   * Whether Parquet blocks try dictionary encoding (Hudi's {@code
+   * hoodie.parquet.dictionary.enabled}, default true). On high-cardinality strings the attempt
+   * costs most of the Parquet encoding time and then falls back to plain encoding.
+   */
+  public boolean parquetDictionary() {
+    return parquetDictionary;
+  }
+
   /** Full name of the Avro record ({@code namespace.name}), e.g. {@code hoodie.t1.t1_record}. */
   public String avroRecordName() {
     return avroRecordName;
@@ -71,7 +82,8 @@ public final class LogWriterOptions {
         .blockFormat(blockFormat)
         .parquetCodec(parquetCodec)
         .metaFields(metaFields)
-        .avroRecordName(avroRecordName);
+        .avroRecordName(avroRecordName)
+        .parquetDictionary(parquetDictionary);
   }
 
   @Override
@@ -88,6 +100,8 @@ public final class LogWriterOptions {
         + metaFields
         + ", avroRecordName="
         + avroRecordName
+        + ", parquetDictionary="
+        + parquetDictionary
         + '}';
   }
 
@@ -99,8 +113,14 @@ public final class LogWriterOptions {
     private ParquetCodec parquetCodec = ParquetCodec.SNAPPY;
     private boolean metaFields = true;
     private String avroRecordName = DEFAULT_AVRO_RECORD_NAME;
+    private boolean parquetDictionary = true;
 
     private Builder() {}
+
+    public Builder parquetDictionary(boolean value) {
+      this.parquetDictionary = value;
+      return this;
+    }
 
     public Builder maxFileSizeBytes(long value) {
       this.maxFileSizeBytes = value;

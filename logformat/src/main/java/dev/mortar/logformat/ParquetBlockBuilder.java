@@ -23,6 +23,7 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
   private final RowDataWriteSupport writeSupport;
   private final MetaFieldValues metaFields;
   private final ParquetCodec codec;
+  private final boolean dictionary;
   private final BlockBuffer content;
   private final OutputFile outputFile;
   private final Configuration configuration = new Configuration(false);
@@ -37,12 +38,14 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
       Schema avroSchema,
       MetaFieldValues metaFields,
       ParquetCodec codec,
+      boolean dictionary,
       BlockBuffer content) {
     this.writeSupport =
         new RowDataWriteSupport(
             rowType, avroSchema.getFullName(), avroSchema.toString(), metaFields != null);
     this.metaFields = metaFields;
     this.codec = codec;
+    this.dictionary = dictionary;
     this.content = content;
     this.outputFile = new InMemoryOutputFile(content);
     this.commitTime =
@@ -61,7 +64,7 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
               .withConf(configuration)
               .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
               .withCompressionCodec(codec.parquetName())
-              .withDictionaryEncoding(true)
+              .withDictionaryEncoding(dictionary)
               .build();
     }
     if (metaFields != null) {

@@ -23,7 +23,10 @@ class LogFileWriterRoundTripTest {
         Arguments.of("parquet-snappy", parquet(ParquetCodec.SNAPPY)),
         Arguments.of("parquet-zstd", parquet(ParquetCodec.ZSTD)),
         Arguments.of("parquet-gzip", parquet(ParquetCodec.GZIP)),
-        Arguments.of("parquet-none", parquet(ParquetCodec.NONE)));
+        Arguments.of("parquet-none", parquet(ParquetCodec.NONE)),
+        Arguments.of(
+            "parquet-snappy-no-dictionary",
+            parquet(ParquetCodec.SNAPPY).toBuilder().parquetDictionary(false).build()));
   }
 
   private static LogWriterOptions parquet(ParquetCodec codec) {

@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Encoding of PARQUET_DATA_BLOCK content (one complete Parquet file, meta fields included) per
- * codec, in records/ms. MB/s is reported on the same logical basis as {@link AvroBlockBenchmark}
- * (Avro block bytes per record), so the two read side by side.
+ * codec, with and without dictionary encoding, in records/ms. MB/s is reported on the same logical
+ * basis as {@link AvroBlockBenchmark} (Avro block bytes per record), so the two read side by side.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -40,6 +40,10 @@ public class ParquetBlockBenchmark {
 
   @Param({"SNAPPY", "ZSTD", "GZIP", "NONE"})
   public ParquetCodec codec;
+
+  /** Dictionary encoding attempted (Hudi's default) or off. */
+  @Param({"true", "false"})
+  public boolean dictionary;
 
   private BlockInput input;
   private ParquetBlockBuilder builder;
@@ -57,6 +61,7 @@ public class ParquetBlockBenchmark {
             AvroSchemas.of(rowType, "record", true),
             meta,
             codec,
+            dictionary,
             new BlockBuffer(1 << 20));
   }
 

@@ -27,7 +27,7 @@ class LogBlockBenchmarkSmokeTest {
                     .build())
             .run();
 
-    assertThat(results).hasSize(2 * 3 + 2 * 4);
+    assertThat(results).hasSize(2 * 3 + 2 * 4 * 2);
     for (RunResult result : results) {
       assertThat(result.getPrimaryResult().getScore())
           .as(result.getParams().toString())
