@@ -12,10 +12,15 @@ import org.apache.flink.util.SerializedValue;
 public final class InstantClient {
   private final TaskOperatorEventGateway gateway;
   private final OperatorID operatorId;
+  private final int subtask;
+  private final int attempt;
 
-  public InstantClient(TaskOperatorEventGateway gateway, OperatorID operatorId) {
+  public InstantClient(
+      TaskOperatorEventGateway gateway, OperatorID operatorId, int subtask, int attempt) {
     this.gateway = gateway;
     this.operatorId = operatorId;
+    this.subtask = subtask;
+    this.attempt = attempt;
   }
 
   public String instantAfter(long checkpointId) throws IOException, InterruptedException {
@@ -24,7 +29,8 @@ public final class InstantClient {
           (InstantResponse)
               gateway
                   .sendRequestToCoordinator(
-                      operatorId, new SerializedValue<>(new InstantRequest(checkpointId)))
+                      operatorId,
+                      new SerializedValue<>(new InstantRequest(checkpointId, subtask, attempt)))
                   .get();
       return response.instant();
     } catch (ExecutionException e) {

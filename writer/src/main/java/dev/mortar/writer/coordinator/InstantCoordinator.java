@@ -41,6 +41,11 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
   private final String operatorName;
   private final SinkSettings settings;
   private final Map<Long, String> instantAfterCheckpoint = new HashMap<>();
+
+  /** Per subtask: the latest attempt known to run, and the oldest attempt still allowed to ask. */
+  private final Map<Integer, Integer> runningAttempt = new HashMap<>();
+
+  private final Map<Integer, Integer> oldestAllowedAttempt = new HashMap<>();
   private ExecutorService executor;
   private FileSystem fs;
   private Timeline timeline;
@@ -67,9 +72,23 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
   @Override
   public CompletableFuture<CoordinationResponse> handleCoordinationRequest(
       CoordinationRequest request) {
-    long afterCheckpoint = ((InstantRequest) request).afterCheckpoint();
+    InstantRequest instantRequest = (InstantRequest) request;
     return CompletableFuture.supplyAsync(
-        () -> new InstantResponse(instantFor(afterCheckpoint)), executor);
+        () -> {
+          int oldest = oldestAllowedAttempt.getOrDefault(instantRequest.subtask(), 0);
+          if (instantRequest.attempt() < oldest) {
+            throw new IllegalStateException(
+                "subtask "
+                    + instantRequest.subtask()
+                    + " attempt "
+                    + instantRequest.attempt()
+                    + " belongs to a failed execution (attempts before "
+                    + oldest
+                    + " were reset)");
+          }
+          return new InstantResponse(instantFor(instantRequest.afterCheckpoint()));
+        },
+        executor);
   }
 
   /** Runs on the executor thread. */
@@ -108,21 +127,31 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
 
   @Override
   public void resetToCheckpoint(long checkpointId, @Nullable byte[] checkpointData) {
-    forget(checkpointId);
+    executor.execute(
+        () -> {
+          runningAttempt.forEach(
+              (subtask, attempt) -> oldestAllowedAttempt.put(subtask, attempt + 1));
+          forget(checkpointId);
+        });
   }
 
   @Override
   public void subtaskReset(int subtask, long checkpointId) {
-    forget(checkpointId);
-  }
-
-  private void forget(long restoredCheckpoint) {
     executor.execute(
         () -> {
-          instantAfterCheckpoint.clear();
-          highestStarted = -1;
-          lastCompletedCheckpoint = Math.max(0, restoredCheckpoint);
+          Integer attempt = runningAttempt.get(subtask);
+          if (attempt != null) {
+            oldestAllowedAttempt.put(subtask, attempt + 1);
+          }
+          forget(checkpointId);
         });
+  }
+
+  /** Runs on the executor thread. */
+  private void forget(long restoredCheckpoint) {
+    instantAfterCheckpoint.clear();
+    highestStarted = -1;
+    lastCompletedCheckpoint = Math.max(0, restoredCheckpoint);
   }
 
   @Override
@@ -139,7 +168,9 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
   public void executionAttemptFailed(int subtask, int attemptNumber, @Nullable Throwable reason) {}
 
   @Override
-  public void executionAttemptReady(int subtask, int attemptNumber, SubtaskGateway gateway) {}
+  public void executionAttemptReady(int subtask, int attemptNumber, SubtaskGateway gateway) {
+    executor.execute(() -> runningAttempt.merge(subtask, attemptNumber, Math::max));
+  }
 
   @Override
   public void close() throws Exception {

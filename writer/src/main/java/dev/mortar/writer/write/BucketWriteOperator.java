@@ -83,12 +83,14 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
         new PagePool(settings.pageSize(), settings.bufferBytes(), settings.offHeap(), false);
     buffers = new BucketBuffers(pool, settings.tableName(), settings.buckets());
     metrics = new WriterMetrics(getMetricGroup(), buffers);
+    int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
     instantClient =
         new InstantClient(
             getContainingTask().getEnvironment().getOperatorCoordinatorEventGateway(),
-            getOperatorID());
-    int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-    int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
+            getOperatorID(),
+            subtask,
+            attempt);
     writeToken = subtask + "-0-" + attempt;
     written = new ArrayList<>();
   }

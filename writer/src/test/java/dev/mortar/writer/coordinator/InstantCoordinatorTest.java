@@ -1,6 +1,7 @@
 package dev.mortar.writer.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mortar.writer.MortarOptions;
 import dev.mortar.writer.SinkSettings;
@@ -8,6 +9,7 @@ import dev.mortar.writer.it.Changelog;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,8 +39,12 @@ class InstantCoordinatorTest {
   }
 
   private String instantAfter(long checkpoint) throws Exception {
+    return instantAfter(checkpoint, 0);
+  }
+
+  private String instantAfter(long checkpoint, int attempt) throws Exception {
     return ((InstantResponse)
-            coordinator.handleCoordinationRequest(new InstantRequest(checkpoint)).get())
+            coordinator.handleCoordinationRequest(new InstantRequest(checkpoint, 0, attempt)).get())
         .instant();
   }
 
@@ -65,11 +71,23 @@ class InstantCoordinatorTest {
 
   @Test
   void aResetNeverHandsOutAnInstantOfTheFailedAttempt() throws Exception {
-    String beforeFailure = instantAfter(3);
+    coordinator.executionAttemptReady(0, 0, null);
+    String beforeFailure = instantAfter(3, 0);
     coordinator.resetToCheckpoint(3, null);
-    String afterRestore = instantAfter(3);
+    String afterRestore = instantAfter(3, 1);
     assertThat(afterRestore).isGreaterThan(beforeFailure);
+    coordinator.executionAttemptReady(0, 1, null);
     coordinator.subtaskReset(0, 3);
-    assertThat(instantAfter(3)).isGreaterThan(afterRestore);
+    assertThat(instantAfter(3, 2)).isGreaterThan(afterRestore);
+  }
+
+  @Test
+  void aTaskOfAFailedAttemptGetsNoInstantAfterTheReset() throws Exception {
+    coordinator.executionAttemptReady(0, 4, null);
+    coordinator.subtaskReset(0, 2);
+    assertThatThrownBy(() -> instantAfter(2, 4))
+        .isInstanceOf(ExecutionException.class)
+        .hasMessageContaining("subtask 0 attempt 4 belongs to a failed execution");
+    assertThat(HudiTableOracle.pendingInstants(path)).isEmpty();
   }
 }
