@@ -37,10 +37,10 @@ import org.apache.flink.core.memory.DataOutputView;
  *       payload row type every serializer is built for.
  * </ul>
  *
- * A Schema1 row with an 8-digit key in a non-partitioned table costs 1 + 1 + 1 + 2 + 8 + 192 = 205
- * bytes; Hudi 1.1's {@code HoodieFlinkInternalRowSerializer} spends a boolean, five strings with
- * 4-byte lengths (key, partition, file id, instant, operation) and the row with a 4-byte length
- * (figures in rfc/0001-serde.md).
+ * A Schema1 row of the benchmark workload (8-digit key, non-partitioned, ~179-byte binary row)
+ * costs 1 + 1 + 1 + 2 + 8 + 179 ≈ 192 bytes; Hudi 1.1's {@code HoodieFlinkInternalRowSerializer}
+ * spends a boolean, five strings with 4-byte lengths (key, partition, file id, instant, operation)
+ * and the row with a 4-byte length: ≈ 252 bytes (figures in rfc/0001-serde.md).
  */
 public final class MortarRowWireFormat {
   /** Wire format version; {@link MortarRowSerializerSnapshot} records the version it wrote. */
@@ -49,10 +49,10 @@ public final class MortarRowWireFormat {
   /** Bits 0-1 of the header: the operation code. */
   public static final int OPERATION_MASK = 0b0000_0011;
 
-  /** Bit 2 of the header: a non-empty partition path follows the key. */
+  /** Bit 2 of the header: the partition path is not empty (its length and bytes are present). */
   public static final int HAS_PARTITION = 0b0000_0100;
 
-  /** Bit 3 of the header: a payload row follows. */
+  /** Bit 3 of the header: the payload row is present (its length and bytes are present). */
   public static final int HAS_PAYLOAD = 0b0000_1000;
 
   /** Bits a version-1 header never sets. */
