@@ -19,6 +19,7 @@ public final class ExistingTable {
     try (FileSystem fs = TableFileSystems.open(settings.basePath())) {
       if (fs.exists(new Path(base, ".hoodie/hoodie.properties"))) {
         HudiTable.createOrValidate(fs, base, settings.tableSettings());
+        BucketCount.check(fs, base, settings.buckets());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot check the table at " + base, e);

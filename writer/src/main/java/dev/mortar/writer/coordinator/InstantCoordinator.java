@@ -1,5 +1,6 @@
 package dev.mortar.writer.coordinator;
 
+import dev.mortar.writer.BucketCount;
 import dev.mortar.writer.SinkSettings;
 import dev.mortar.writer.TableFileSystems;
 import dev.mortar.writer.table.HudiTable;
@@ -67,6 +68,7 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
         HudiTable.createOrValidate(
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
+    BucketCount.recordOrCheck(fs, table.basePath(), settings.buckets());
   }
 
   @Override

@@ -66,6 +66,22 @@ class ValidationITCase {
   }
 
   @Test
+  void existingTableWithAnotherBucketCountFailsAtBuild() throws Exception {
+    createTableWithKeyId();
+    assertThatThrownBy(
+            () ->
+                MortarSink.builder(Changelog.ROW_TYPE)
+                    .path(path())
+                    .recordKey("id")
+                    .partitionFields("dt")
+                    .orderingField("ts")
+                    .buckets(4)
+                    .build())
+        .hasMessageContaining("has 2 buckets per partition, the sink is set to 4")
+        .hasMessageContaining("set 'buckets' = '2'");
+  }
+
+  @Test
   void sqlJobOnExistingTableWithAnotherPartitionFieldFailsAtBuild() throws Exception {
     createTableWithKeyId();
     TableEnvironment tables = StreamTableEnvironment.create(environment());
