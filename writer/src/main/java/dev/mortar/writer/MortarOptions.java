@@ -61,6 +61,12 @@ public final class MortarOptions {
           .withDescription(
               "Compression of parquet data blocks: 'snappy', 'zstd', 'gzip' or 'none'.");
 
+  public static final ConfigOption<Boolean> LOG_PARQUET_DICTIONARY =
+      ConfigOptions.key("log.parquet.dictionary")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription("Dictionary encoding in parquet data blocks (Hudi's default: on).");
+
   public static final ConfigOption<MemorySize> LOG_MAX_FILE_SIZE =
       ConfigOptions.key("log.max-file-size")
           .memoryType()
@@ -120,6 +126,7 @@ public final class MortarOptions {
         ORDERING_FIELD,
         LOG_BLOCK_FORMAT,
         LOG_PARQUET_CODEC,
+        LOG_PARQUET_DICTIONARY,
         LOG_MAX_FILE_SIZE,
         LOG_MAX_BLOCK_SIZE,
         SINK_PARALLELISM,

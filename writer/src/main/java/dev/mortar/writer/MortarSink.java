@@ -172,6 +172,11 @@ public final class MortarSink {
       return this;
     }
 
+    public Builder parquetDictionary(boolean dictionary) {
+      options.set(MortarOptions.LOG_PARQUET_DICTIONARY, dictionary);
+      return this;
+    }
+
     public Builder maxLogFileSize(MemorySize size) {
       options.set(MortarOptions.LOG_MAX_FILE_SIZE, size);
       return this;

@@ -37,6 +37,7 @@ public final class SinkSettings implements Serializable {
   private final NullKeyPolicy nullKeyPolicy;
   private final LogBlockFormat blockFormat;
   private final ParquetCodec parquetCodec;
+  private final boolean parquetDictionary;
   private final long maxFileBytes;
   private final long maxBlockBytes;
 
@@ -68,6 +69,7 @@ public final class SinkSettings implements Serializable {
     this.nullKeyPolicy = options.get(MortarOptions.NULL_KEY_POLICY);
     this.blockFormat = options.get(MortarOptions.LOG_BLOCK_FORMAT);
     this.parquetCodec = options.get(MortarOptions.LOG_PARQUET_CODEC);
+    this.parquetDictionary = options.get(MortarOptions.LOG_PARQUET_DICTIONARY);
     this.maxFileBytes = options.get(MortarOptions.LOG_MAX_FILE_SIZE).getBytes();
     this.maxBlockBytes = options.get(MortarOptions.LOG_MAX_BLOCK_SIZE).getBytes();
   }
@@ -190,6 +192,7 @@ public final class SinkSettings implements Serializable {
     return LogWriterOptions.builder()
         .blockFormat(blockFormat)
         .parquetCodec(parquetCodec)
+        .parquetDictionary(parquetDictionary)
         .maxFileSizeBytes(maxFileBytes)
         .maxBlockSizeBytes(maxBlockBytes)
         .metaFields(true)
