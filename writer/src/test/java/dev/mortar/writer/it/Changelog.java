@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.SplittableRandom;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
@@ -110,15 +109,5 @@ public final class Changelog implements Serializable {
           }
         });
     return rows;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof Changelog other && ops.equals(other.ops);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(ops);
   }
 }

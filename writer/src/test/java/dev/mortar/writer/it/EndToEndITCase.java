@@ -6,8 +6,12 @@ import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,5 +90,19 @@ class EndToEndITCase {
         .as("seed %s", seed)
         .hasSizeGreaterThan(2);
     assertThat(HudiTableOracle.pendingInstants(job.path())).as("seed %s", seed).isEmpty();
+  }
+
+  @Test
+  void staticPartitionValuesReachTheRows() throws Exception {
+    String path = dir.resolve("static").toUri().toString();
+    SinkJob job = new SinkJob(path, 1, true, true, LogBlockFormat.AVRO, 2, 100, false, false);
+    TableEnvironment tables = StreamTableEnvironment.create(job.environment());
+    tables.executeSql(job.ddl("items")).await();
+    tables
+        .executeSql("INSERT INTO items PARTITION (dt = '2026-11-09') VALUES (1, 'a', 5, 2.0)")
+        .await();
+    GenericRecord row = HudiTableOracle.latestPerKey(path).get("1");
+    assertThat(row.get("dt")).isEqualTo("2026-11-09");
+    assertThat(row.get("_hoodie_partition_path")).isEqualTo("2026-11-09");
   }
 }
