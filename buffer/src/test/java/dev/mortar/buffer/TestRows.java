@@ -39,6 +39,13 @@ final class TestRows {
     return row;
   }
 
+  /** A row of 0 bytes: arity 0 and not even a null bit set (a degenerate but legal section). */
+  static BinaryRowData emptyRow() {
+    BinaryRowData row = new BinaryRowData(0);
+    row.pointTo(MemorySegmentFactory.wrap(new byte[0]), 0, 0);
+    return row;
+  }
+
   /** A row with {@code arity} BINARY fields of the given lengths and random-looking content. */
   static BinaryRowData rowWithFields(int[] fieldLengths, long seed) {
     BinaryRowData row = new BinaryRowData(fieldLengths.length);
