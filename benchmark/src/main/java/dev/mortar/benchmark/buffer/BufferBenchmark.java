@@ -6,6 +6,7 @@ import dev.mortar.buffer.BufferCursor;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.serde.Operation;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,6 +14,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.formats.avro.RowDataToAvroConverters;
 import org.apache.flink.formats.avro.RowDataToAvroConverters.RowDataToAvroConverter;
 import org.apache.flink.formats.avro.typeutils.AvroSchemaConverter;
@@ -43,7 +46,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * One flush cycle of a write task's buffer, per record: append {@value #RECORDS} workload rows
  * (keys drawn from {@value #KEY_SPACE} values, so about half the appends replace an earlier record
  * of their key), iterate what is held, clear. Scores are records/ms; with {@code -prof gc}, {@code
- * gc.alloc.rate.norm} is bytes allocated per record.
+ * gc.alloc.rate.norm} is bytes allocated per record. Every contender gets its input as a writer
+ * does: one reused row and key, re-pointed at each record's bytes (key and row in one array, as the
+ * shuffle delivers them).
  *
  * <ul>
  *   <li>{@code mortarDedup}, {@code mortarNoDedup}: {@link BucketBuffer} with de-dup on / off.
@@ -74,8 +79,14 @@ public class BufferBenchmark {
   @Param({"SCHEMA1", "SCHEMA3"})
   public WorkloadSchema schema;
 
-  private BinaryRowData[] rows;
-  private BinaryStringData[] keys;
+  private MemorySegment[][] records;
+  private int[] rowLengths;
+  private int[] keyLengths;
+
+  /** The input of each contender: one reused row and key, re-pointed at each record. */
+  private BinaryRowData row;
+
+  private BinaryStringData key;
 
   private PagePool pool;
   private BucketBuffer dedupBuffer;
@@ -100,14 +111,25 @@ public class BufferBenchmark {
   public void setUp() {
     WorkloadSchema.RowGenerator generator = schema.generator(20261122L);
     java.util.SplittableRandom random = new java.util.SplittableRandom(7);
-    rows = new BinaryRowData[RECORDS];
-    keys = new BinaryStringData[RECORDS];
+    records = new MemorySegment[RECORDS][];
+    rowLengths = new int[RECORDS];
+    keyLengths = new int[RECORDS];
     for (int i = 0; i < RECORDS; i++) {
-      long key = random.nextInt(KEY_SPACE);
-      rows[i] = generator.next();
-      rows[i].setLong(0, key);
-      keys[i] = BinaryStringData.fromBytes(Long.toString(key).getBytes());
+      long itemId = random.nextInt(KEY_SPACE);
+      BinaryRowData generated = generator.next();
+      generated.setLong(0, itemId);
+      // key and row in one array, as the shuffle delivers them (serde's MortarRowWireFormat)
+      byte[] keyBytes = Long.toString(itemId).getBytes(StandardCharsets.UTF_8);
+      int rowLength = generated.getSizeInBytes();
+      byte[] record = new byte[rowLength + keyBytes.length];
+      generated.getSegments()[0].get(generated.getOffset(), record, 0, rowLength);
+      System.arraycopy(keyBytes, 0, record, rowLength, keyBytes.length);
+      records[i] = new MemorySegment[] {MemorySegmentFactory.wrap(record)};
+      rowLengths[i] = rowLength;
+      keyLengths[i] = keyBytes.length;
     }
+    row = new BinaryRowData(schema.rowType().getFieldCount());
+    key = BinaryStringData.fromAddress(records[0], rowLengths[0], keyLengths[0]);
     pool = new PagePool(PAGE_SIZE, BUDGET, false, false);
     dedupBuffer = pool.newBuffer("dedup", true);
     plainBuffer = pool.newBuffer("plain", false);
@@ -134,6 +156,13 @@ public class BufferBenchmark {
     sortBuffer.dispose();
   }
 
+  /** Points {@link #row} and {@link #key} at record {@code i}, as a reusing deserializer does. */
+  private void pointAt(int i) {
+    row.pointTo(records[i], 0, rowLengths[i]);
+    key.setJavaObject(null);
+    key.getBinarySection().pointTo(records[i], rowLengths[i], keyLengths[i]);
+  }
+
   @Benchmark
   public void mortarDedup(Blackhole blackhole) {
     cycle(dedupBuffer, blackhole);
@@ -146,7 +175,8 @@ public class BufferBenchmark {
 
   private void cycle(BucketBuffer buffer, Blackhole blackhole) {
     for (int i = 0; i < RECORDS; i++) {
-      if (!buffer.append(keys[i], i, Operation.UPDATE, rows[i])) {
+      pointAt(i);
+      if (!buffer.append(key, i, Operation.UPDATE, row)) {
         throw new IllegalStateException("benchmark budget too small: buffer full at record " + i);
       }
     }
@@ -161,14 +191,14 @@ public class BufferBenchmark {
   @Benchmark
   public void copiesInArrayList(Blackhole blackhole) {
     for (int i = 0; i < RECORDS; i++) {
-      BinaryStringData key = keys[i];
+      pointAt(i);
       Integer index = heldIndex.get(key);
       if (index == null) {
         BinaryStringData copiedKey = key.copy();
         heldIndex.put(copiedKey, heldRows.size());
-        heldRows.add(new HeldRow(copiedKey, i, Operation.UPDATE, rows[i].copy()));
+        heldRows.add(new HeldRow(copiedKey, i, Operation.UPDATE, row.copy()));
       } else if (i >= heldRows.get(index).ordering()) {
-        heldRows.set(index, new HeldRow(key.copy(), i, Operation.UPDATE, rows[i].copy()));
+        heldRows.set(index, new HeldRow(key.copy(), i, Operation.UPDATE, row.copy()));
       }
     }
     for (HeldRow held : heldRows) {
@@ -182,7 +212,8 @@ public class BufferBenchmark {
   @Benchmark
   public void avroGenericRecords(Blackhole blackhole) {
     for (int i = 0; i < RECORDS; i++) {
-      GenericRecord record = (GenericRecord) avroConverter.convert(avroSchema, rows[i]);
+      pointAt(i);
+      GenericRecord record = (GenericRecord) avroConverter.convert(avroSchema, row);
       String key = String.valueOf(record.get(0));
       Integer index = avroIndex.get(key);
       if (index == null) {
@@ -202,14 +233,15 @@ public class BufferBenchmark {
   @Benchmark
   public void flinkSortBufferNoDedup(Blackhole blackhole) throws IOException {
     for (int i = 0; i < RECORDS; i++) {
-      if (!sortBuffer.write(rows[i])) {
+      pointAt(i);
+      if (!sortBuffer.write(row)) {
         throw new IllegalStateException("benchmark budget too small: sort buffer full at " + i);
       }
     }
     MutableObjectIterator<BinaryRowData> iterator = sortBuffer.getIterator();
-    BinaryRowData row;
-    while ((row = iterator.next(sortReuse)) != null) {
-      blackhole.consume(row);
+    BinaryRowData next;
+    while ((next = iterator.next(sortReuse)) != null) {
+      blackhole.consume(next);
     }
     sortBuffer.reset();
   }
