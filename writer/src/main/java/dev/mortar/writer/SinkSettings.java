@@ -196,7 +196,7 @@ public final class SinkSettings implements Serializable {
         .maxFileSizeBytes(maxFileBytes)
         .maxBlockSizeBytes(maxBlockBytes)
         .metaFields(true)
-        .avroRecordName("hoodie." + tableName + "." + tableName + "_record")
+        .avroRecordName(tableSettings().avroRecordName())
         .build();
   }
 }
