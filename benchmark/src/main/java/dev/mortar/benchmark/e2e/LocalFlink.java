@@ -41,6 +41,10 @@ public final class LocalFlink implements AutoCloseable {
     config.setString("parallelism.default", Integer.toString(spec.parallelism()));
     config.setString("execution.checkpointing.interval", spec.checkpointMillis() + " ms");
     config.setString("pipeline.object-reuse", Boolean.toString(spec.objectReuse()));
+    // Any free port: other MiniClusters (tests, other runs) may hold Flink's default 8081.
+    config.setString("rest.bind-port", "0");
+    // A failing system fails its run at once instead of restarting until the timeout.
+    config.setString("restart-strategy.type", "none");
     config.setString("table.exec.sink.keyed-shuffle", spec.shuffled() ? "FORCE" : "AUTO");
     JobMetrics.configure(config);
     MiniCluster cluster =
@@ -79,8 +83,12 @@ public final class LocalFlink implements AutoCloseable {
     CompletableFuture<JobResult> result = cluster.requestJobResult(jobId);
     awaitSourceEnd(rows, result, progress);
     while (!result.isDone()) {
+      // One checkpoint at a time; a trigger that fails (tasks still finishing) is retried shortly.
       CompletableFuture<?> checkpoint = cluster.triggerCheckpoint(jobId);
       CompletableFuture.anyOf(checkpoint, result).exceptionally(e -> null).get();
+      if (checkpoint.isCompletedExceptionally() && !result.isDone()) {
+        Thread.sleep(50);
+      }
     }
     JobResult jobResult = result.get();
     if (jobResult.getSerializedThrowable().isPresent()) {

@@ -31,7 +31,7 @@ class HarnessSmokeTest {
           "--repeats", "1",
           "--checkpoint-ms", "2000",
           "--heap", "512m",
-          "--run-timeout-s", "120",
+          "--run-timeout-s", "300",
           "--out", temp.resolve("results").toString(),
           "--work-dir", temp.resolve("work").toString()
         });
