@@ -17,16 +17,21 @@ public final class RunOne {
 
   private RunOne() {}
 
-  public static void main(String[] args) throws Exception {
-    Flags flags = RunSpec.flags();
-    if (!flags.parse(args)) {
-      return;
+  public static void main(String[] args) {
+    int exitCode = 0;
+    try {
+      Flags flags = RunSpec.flags();
+      if (flags.parse(args)) {
+        RunFigures figures = run(RunSpec.fromFlags(flags));
+        System.out.println(RESULT_PREFIX + Json.LINE.writeValueAsString(figures));
+      }
+    } catch (Throwable t) {
+      t.printStackTrace();
+      exitCode = 1;
     }
-    RunFigures figures = run(RunSpec.fromFlags(flags));
-    System.out.println(RESULT_PREFIX + Json.LINE.writeValueAsString(figures));
     System.out.flush();
-    // Flink and Paimon may leave non-daemon threads behind; the figures are out, end the JVM.
-    System.exit(0);
+    // Flink and Paimon may leave non-daemon threads behind: end the JVM either way.
+    System.exit(exitCode);
   }
 
   /** Runs the warm-up job and the measured job of {@code spec} in this JVM. */
