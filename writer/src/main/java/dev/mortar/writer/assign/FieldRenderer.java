@@ -39,6 +39,14 @@ final class FieldRenderer implements Serializable {
     }
   }
 
+  int position() {
+    return position;
+  }
+
+  LogicalType type() {
+    return type;
+  }
+
   /** The rendered value, or null when the field is null. */
   @Nullable
   String render(RowData row) {

@@ -48,6 +48,14 @@ public final class KeyFields implements Serializable {
     return names;
   }
 
+  int size() {
+    return renderers.length;
+  }
+
+  FieldRenderer field(int index) {
+    return renderers[index];
+  }
+
   /** The rendered values, null for null fields. */
   String[] render(RowData row, @Nullable String[] reuse) {
     String[] values =

@@ -12,7 +12,6 @@ import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
-import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
@@ -30,11 +29,10 @@ public final class RowKeyAssigner extends RichFlatMapFunction<RowData, MortarRow
   private final KeyFields keyFields;
   private final KeyFields partitionFields;
 
-  private transient RecordKeys recordKeys;
+  private transient RecordKeyEncoder recordKeys;
   private transient PartitionPaths partitionPaths;
-  private transient RowDataSerializer rowSerializer;
+  private transient PayloadWriter payloadWriter;
   private transient MortarRow out;
-  private transient String[] keyValues;
   private transient String[] partitionValues;
   private transient String lastPartition;
   private transient BinaryStringData lastPartitionData;
@@ -49,9 +47,9 @@ public final class RowKeyAssigner extends RichFlatMapFunction<RowData, MortarRow
 
   @Override
   public void open(OpenContext openContext) {
-    recordKeys = RecordKeys.of(settings.tableSettings());
+    recordKeys = RecordKeyEncoder.of(keyFields, RecordKeys.of(settings.tableSettings()));
     partitionPaths = PartitionPaths.of(settings.tableSettings());
-    rowSerializer = new RowDataSerializer(settings.rowType());
+    payloadWriter = new PayloadWriter(settings.rowType());
     out = new MortarRow();
     nullKeysDropped = getRuntimeContext().getMetricGroup().counter("numNullKeyRowsDropped");
   }
@@ -61,11 +59,8 @@ public final class RowKeyAssigner extends RichFlatMapFunction<RowData, MortarRow
     if (row.getRowKind() == RowKind.UPDATE_BEFORE) {
       return;
     }
-    keyValues = keyFields.render(row, keyValues);
-    String recordKey;
-    try {
-      recordKey = recordKeys.build(keyValues);
-    } catch (IllegalArgumentException e) {
+    BinaryStringData recordKey = recordKeys.encode(row);
+    if (recordKey == null) {
       if (settings.nullKeyPolicy() == NullKeyPolicy.DROP) {
         nullKeysDropped.inc();
         return;
@@ -75,8 +70,7 @@ public final class RowKeyAssigner extends RichFlatMapFunction<RowData, MortarRow
               + keyFields.names()
               + " are null or empty in row "
               + RowRenderer.render(row, settings.rowType())
-              + "; set 'null-key.policy' = 'drop' to drop and count such rows",
-          e);
+              + "; set 'null-key.policy' = 'drop' to drop and count such rows");
     }
     partitionValues = partitionFields.render(row, partitionValues);
     String partition = partitionPaths.build(partitionValues);
@@ -84,11 +78,11 @@ public final class RowKeyAssigner extends RichFlatMapFunction<RowData, MortarRow
       lastPartition = partition;
       lastPartitionData = BinaryStringData.fromString(partition);
     }
-    out.setRecordKey(BinaryStringData.fromString(recordKey));
+    out.setRecordKey(recordKey);
     out.setPartitionPath(lastPartitionData);
     out.setBucket(BucketIndex.bucketId(recordKey, settings.buckets()));
     out.setOperation(Operation.fromRowKind(row.getRowKind()));
-    out.setPayload(rowSerializer.toBinaryRow(row));
+    out.setPayload(payloadWriter.toBinaryRow(row));
     collector.collect(out);
   }
 }

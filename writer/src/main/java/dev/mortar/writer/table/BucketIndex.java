@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
  * Hudi's simple bucket index (§11 of hudi-format.md): which bucket a record key hashes to, which
@@ -23,6 +25,40 @@ public final class BucketIndex {
   /** Hudi's {@code BucketIdentifier.getBucketId(recordKey, indexKeyFields = record key fields)}. */
   public static int bucketId(String recordKey, int numBuckets) {
     return (hashKeys(recordKey).hashCode() & Integer.MAX_VALUE) % numBuckets;
+  }
+
+  /**
+   * {@link #bucketId(String, int)} of the key's text, without building a {@code String} when the
+   * key is ASCII in one segment and is a simple key (no {@code ,} or no {@code :}): Hudi hashes
+   * {@code List.of(key)}, whose hash is {@code 31 + key.hashCode()}, and an ASCII string's hash is
+   * the same polynomial over its bytes. Any other key takes the {@code String} path, so the result
+   * is always Hudi's bucket.
+   */
+  public static int bucketId(BinaryStringData recordKey, int numBuckets) {
+    recordKey.ensureMaterialized();
+    MemorySegment[] segments = recordKey.getSegments();
+    int offset = recordKey.getOffset();
+    int size = recordKey.getSizeInBytes();
+    if (segments.length != 1 || offset + size > segments[0].size()) {
+      return bucketId(recordKey.toString(), numBuckets);
+    }
+    MemorySegment segment = segments[0];
+    int hash = 0;
+    boolean comma = false;
+    boolean colon = false;
+    for (int i = offset; i < offset + size; i++) {
+      byte b = segment.get(i);
+      if (b < 0) {
+        return bucketId(recordKey.toString(), numBuckets);
+      }
+      comma |= b == ',';
+      colon |= b == ':';
+      hash = 31 * hash + b;
+    }
+    if (comma && colon) {
+      return bucketId(recordKey.toString(), numBuckets);
+    }
+    return ((31 + hash) & Integer.MAX_VALUE) % numBuckets;
   }
 
   /**

@@ -24,6 +24,9 @@ public final class PartitionPaths {
       throw new IllegalArgumentException(
           "expected " + fieldCount + " partition values, got " + values.length);
     }
+    if (fieldCount == 0) {
+      return "";
+    }
     StringBuilder path = new StringBuilder();
     for (int i = 0; i < values.length; i++) {
       if (i > 0) {

@@ -25,6 +25,11 @@ public final class RecordKeys {
     return new RecordKeys(fields, settings.keyGeneratorType().usesFieldValuePairs(fields));
   }
 
+  /** Whether the key is the bare rendering of its single field (not {@code f1:v1,...}). */
+  public boolean isBareValue() {
+    return !fieldValuePairs;
+  }
+
   /**
    * The record key for the given values, one per record key field in declaration order.
    *
