@@ -86,11 +86,11 @@ public final class Changelog implements Serializable {
   }
 
   /**
-   * The rows Hudi must show: per key the winning change if it is not a delete. With ordering, a
-   * change wins if its ts is at least the current winner's (deletes included); without, the last
-   * change wins.
+   * Per key the winning change, deletes included: with ordering, a change wins if its ts is at
+   * least the current winner's; without, the last change wins. Emitting these again changes
+   * nothing: each wins (or ties and wins) against itself.
    */
-  public Map<String, Op> expected(boolean eventTimeOrdering) {
+  public List<Op> winners(boolean eventTimeOrdering) {
     Map<Long, Op> winner = new HashMap<>();
     for (Op op : ops) {
       if (op.kind() == RowKind.UPDATE_BEFORE) {
@@ -101,13 +101,20 @@ public final class Changelog implements Serializable {
         winner.put(op.id(), op);
       }
     }
+    return new ArrayList<>(winner.values());
+  }
+
+  /**
+   * The rows Hudi must show: per key the {@linkplain #winners winning} change if it is not a
+   * delete.
+   */
+  public Map<String, Op> expected(boolean eventTimeOrdering) {
     Map<String, Op> rows = new HashMap<>();
-    winner.forEach(
-        (id, op) -> {
-          if (op.kind() != RowKind.DELETE) {
-            rows.put(Long.toString(id), op);
-          }
-        });
+    for (Op op : winners(eventTimeOrdering)) {
+      if (op.kind() != RowKind.DELETE) {
+        rows.put(Long.toString(op.id()), op);
+      }
+    }
     return rows;
   }
 }

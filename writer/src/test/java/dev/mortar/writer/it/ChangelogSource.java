@@ -16,6 +16,11 @@ import org.apache.flink.streaming.api.functions.source.RichSourceFunction;
  * Emits a {@link Changelog} in order, exactly once across restarts (its offset is checkpointed),
  * and at most {@code perCheckpoint} changes past the last completed checkpoint, so a job spans
  * several checkpoints. Failure points can be injected by offset ({@link Failures}).
+ *
+ * <p>While armed failure points have not all fired when the changelog ends, the source goes on
+ * emitting {@code tail} (changes that leave the expected state as it is, e.g. {@link
+ * Changelog#winners}) pass after pass, at most {@link #MAX_TAIL_PASSES} times, so every point fires
+ * whatever the order in which they were armed.
  */
 final class ChangelogSource<T> extends RichSourceFunction<T>
     implements CheckpointedFunction, CheckpointListener {
@@ -26,7 +31,10 @@ final class ChangelogSource<T> extends RichSourceFunction<T>
     T convert(Changelog.Op op);
   }
 
+  static final int MAX_TAIL_PASSES = 20;
+
   private final Changelog changelog;
+  private final List<Changelog.Op> tail;
   private final int perCheckpoint;
   private final Converter<T> converter;
 
@@ -36,8 +44,10 @@ final class ChangelogSource<T> extends RichSourceFunction<T>
   private volatile int completedOffset;
   private volatile boolean running = true;
 
-  ChangelogSource(Changelog changelog, int perCheckpoint, Converter<T> converter) {
+  ChangelogSource(
+      Changelog changelog, List<Changelog.Op> tail, int perCheckpoint, Converter<T> converter) {
     this.changelog = changelog;
+    this.tail = tail;
     this.perCheckpoint = perCheckpoint;
     this.converter = converter;
   }
@@ -58,16 +68,25 @@ final class ChangelogSource<T> extends RichSourceFunction<T>
   @Override
   public void run(SourceContext<T> context) throws Exception {
     List<Changelog.Op> ops = changelog.ops();
-    while (running && offset < ops.size()) {
+    while (running && hasNext(ops.size())) {
       synchronized (context.getCheckpointLock()) {
-        while (offset < ops.size() && offset < completedOffset + perCheckpoint) {
+        while (hasNext(ops.size()) && offset < completedOffset + perCheckpoint) {
           Failures.maybeFail(Failures.Point.SOURCE_OFFSET, offset);
-          context.collect(converter.convert(ops.get(offset)));
+          Changelog.Op op =
+              offset < ops.size() ? ops.get(offset) : tail.get((offset - ops.size()) % tail.size());
+          context.collect(converter.convert(op));
           offset++;
         }
       }
       Thread.sleep(2);
     }
+  }
+
+  private boolean hasNext(int changes) {
+    return offset < changes
+        || (Failures.pending()
+            && !tail.isEmpty()
+            && offset < changes + MAX_TAIL_PASSES * tail.size());
   }
 
   @Override

@@ -51,6 +51,11 @@ final class Failures {
     PLAN.set(null);
   }
 
+  /** Whether a failure point is still armed or waiting to be armed. */
+  static synchronized boolean pending() {
+    return PLAN.get() != null || !NEXT.isEmpty();
+  }
+
   /** What fired so far, in order. */
   static synchronized List<String> fired() {
     return new ArrayList<>(FIRED);

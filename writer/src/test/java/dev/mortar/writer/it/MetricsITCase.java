@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mortar.writer.MortarSink;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -50,7 +51,7 @@ class MetricsITCase {
         .build()
         .sinkTo(
             env.addSource(
-                    new ChangelogSource<>(changelog, 100, Changelog.Op::toRowData),
+                    new ChangelogSource<>(changelog, List.of(), 100, Changelog.Op::toRowData),
                     "changelog",
                     InternalTypeInfo.of(Changelog.ROW_TYPE))
                 .setParallelism(1));

@@ -63,7 +63,8 @@ record SinkJob(
     StreamExecutionEnvironment env = environment();
     DataStream<RowData> rows =
         env.addSource(
-                new ChangelogSource<>(changelog, perCheckpoint, Changelog.Op::toRowData),
+                new ChangelogSource<>(
+                    changelog, changelog.winners(ordering), perCheckpoint, Changelog.Op::toRowData),
                 "changelog",
                 InternalTypeInfo.of(Changelog.ROW_TYPE))
             .setParallelism(1);
@@ -93,7 +94,8 @@ record SinkJob(
     tables.getConfig().set("table.exec.sink.upsert-materialize", "NONE");
     DataStream<Row> rows =
         env.addSource(
-                new ChangelogSource<>(changelog, perCheckpoint, Changelog.Op::toRow),
+                new ChangelogSource<>(
+                    changelog, changelog.winners(ordering), perCheckpoint, Changelog.Op::toRow),
                 "changelog",
                 Types.ROW_NAMED(
                     new String[] {"id", "name", "ts", "dt", "amount"},
