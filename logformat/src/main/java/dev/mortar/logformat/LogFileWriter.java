@@ -72,7 +72,7 @@ public final class LogFileWriter implements Closeable {
         writeToken,
         rowType,
         options,
-        new BlockBuffer((int) Math.min(options.maxBlockSizeBytes() + 1024, 1 << 20)));
+        options.newContentBuffer());
   }
 
   /**

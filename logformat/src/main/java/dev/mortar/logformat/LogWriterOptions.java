@@ -48,6 +48,14 @@ public final class LogWriterOptions {
     return maxBlockSizeBytes;
   }
 
+  /**
+   * A new buffer to encode data blocks into: 1 MiB to start (or a whole block when blocks are
+   * smaller), growing to the largest block written and reusable across writers.
+   */
+  public BlockBuffer newContentBuffer() {
+    return new BlockBuffer((int) Math.min(maxBlockSizeBytes + 1024, 1 << 20));
+  }
+
   public LogBlockFormat blockFormat() {
     return blockFormat;
   }

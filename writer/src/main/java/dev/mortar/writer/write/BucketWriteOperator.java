@@ -74,7 +74,7 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
     super.open();
     ordering = OrderingField.of(settings.rowType(), settings.orderingField());
     logOptions = settings.logWriterOptions();
-    blockBuffer = new BlockBuffer((int) Math.min(logOptions.maxBlockSizeBytes() + 1024, 1 << 20));
+    blockBuffer = logOptions.newContentBuffer();
     fs = TableFileSystems.open(settings.basePath());
     table =
         HudiTable.createOrValidate(
