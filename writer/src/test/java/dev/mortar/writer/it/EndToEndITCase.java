@@ -7,7 +7,6 @@ import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -29,13 +28,7 @@ import org.slf4j.LoggerFactory;
 class EndToEndITCase {
   private static final Logger LOG = LoggerFactory.getLogger(EndToEndITCase.class);
 
-  @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(4)
-              .build());
+  @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
   @TempDir Path dir;
 

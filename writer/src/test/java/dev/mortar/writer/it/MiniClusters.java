@@ -1,0 +1,17 @@
+package dev.mortar.writer.it;
+
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+/** The MiniCluster every job test of this package runs on: one TaskManager with {@code slots}. */
+final class MiniClusters {
+  private MiniClusters() {}
+
+  static MiniClusterExtension withSlots(int slots) {
+    return new MiniClusterExtension(
+        new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(slots)
+            .build());
+  }
+}
