@@ -48,11 +48,30 @@ final class BucketBuffers implements AutoCloseable {
     return slot;
   }
 
-  /** The slot holding the most pages other than {@code self}, if any holds a page. */
+  /** The slot whose buffer holds the most pages, other than {@code self}, if any holds records. */
   Optional<BucketSlot> largestExcept(BucketSlot self) {
-    return pool.largestBufferExcept(self.buffer())
-        .filter(buffer -> buffer.recordCount() > 0)
-        .map(slotsByBuffer::get);
+    BucketSlot largest = null;
+    for (BucketSlot slot : slotsByBuffer.values()) {
+      if (slot != self
+          && slot.buffer().recordCount() > 0
+          && (largest == null || slot.buffer().pagesHeld() > largest.buffer().pagesHeld())) {
+        largest = slot;
+      }
+    }
+    return Optional.ofNullable(largest);
+  }
+
+  /**
+   * Takes the slot's buffer away for flushing and gives the slot an empty one from the same pool.
+   * The sealed buffer keeps its pages until its owner releases it.
+   */
+  BucketBuffer seal(BucketSlot slot) {
+    BucketBuffer sealed = slot.buffer();
+    slotsByBuffer.remove(sealed);
+    BucketBuffer fresh = pool.newBuffer(sealed.ownerName(), true);
+    slot.replaceBuffer(fresh);
+    slotsByBuffer.put(fresh, slot);
+    return sealed;
   }
 
   /** Every slot that holds records. */

@@ -1,5 +1,6 @@
 package dev.mortar.writer.write;
 
+import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.BufferCursor;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.BlockBuffer;
@@ -35,10 +36,13 @@ import org.apache.hadoop.fs.FileSystem;
  *
  * <p>Flushes happen when a bucket holds more than {@code write.batch-size}, when the page pool is
  * full (the largest other bucket goes first, then the append is retried), before every checkpoint
- * barrier and at end of input. The instant of the interval after checkpoint N is asked from the
- * {@code InstantCoordinator} at the first flush of the interval; before forwarding barrier N+1 the
- * task emits one {@link WriteResult} with every log file of that instant. The task keeps no state:
- * a restarted task starts a fresh interval after the restored checkpoint.
+ * barrier and at end of input. A flush seals the bucket's buffer and writes it on the task's {@link
+ * FlushQueue} thread while the task goes on buffering rows; when the pool is full the task waits
+ * for the oldest flush, and before a barrier it waits for all of them. The instant of the interval
+ * after checkpoint N is asked from the {@code InstantCoordinator} at the first flush of the
+ * interval; before forwarding barrier N+1 the task emits one {@link WriteResult} with every log
+ * file of that instant. The task keeps no state: a restarted task starts a fresh interval after the
+ * restored checkpoint.
  */
 public final class BucketWriteOperator extends AbstractStreamOperator<WriteResult>
     implements OneInputStreamOperator<MortarRow, WriteResult>, BoundedOneInput {
@@ -49,6 +53,8 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
   private transient OrderingField ordering;
   private transient LogWriterOptions logOptions;
   private transient BlockBuffer blockBuffer;
+  private transient FlushQueue flushes;
+  private transient List<FlushQueue.Flushed> flushed;
   private transient FileSystem fs;
   private transient HudiTable table;
   private transient BucketBuffers buffers;
@@ -93,6 +99,10 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
             attempt);
     writeToken = subtask + "-0-" + attempt;
     written = new ArrayList<>();
+    flushed = new ArrayList<>();
+    flushes =
+        new FlushQueue(
+            "mortar-flush: " + settings.tableName() + " (" + (subtask + 1) + ")#" + attempt);
   }
 
   @Override
@@ -102,6 +112,10 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
     BinaryRowData payload = row.getPayload();
     long orderingValue = ordering.toLong(payload);
     while (!slot.buffer().append(row.getRecordKey(), orderingValue, row.getOperation(), payload)) {
+      if (flushes.awaitOldest(flushed)) {
+        collectFlushed();
+        continue;
+      }
       Optional<BucketSlot> victim = buffers.largestExcept(slot);
       if (victim.isEmpty() && slot.buffer().recordCount() == 0) {
         throw new IllegalStateException(
@@ -112,10 +126,14 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
                 + " bytes)");
       }
       metrics.preempted();
-      flush(victim.orElse(slot));
+      startFlush(victim.orElse(slot));
     }
     if (slot.buffer().bytesHeld() > settings.batchBytes()) {
-      flush(slot);
+      startFlush(slot);
+    }
+    if (flushes.inFlight() > 0) {
+      flushes.collectDone(flushed);
+      collectFlushed();
     }
   }
 
@@ -132,37 +150,53 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
     emitResult();
   }
 
+  /** Flushes every bucket that holds records and waits until all flushes in flight are written. */
   private void flushAll() throws IOException, InterruptedException {
     List<BucketSlot> slots = buffers.nonEmpty();
     slots.sort(Comparator.comparing(BucketSlot::partitionPath).thenComparing(BucketSlot::bucket));
     for (BucketSlot slot : slots) {
-      flush(slot);
+      startFlush(slot);
     }
+    flushes.awaitAll(flushed);
+    collectFlushed();
   }
 
-  /** Writes the slot's buffered records as new log file(s) of its file group and empties it. */
-  private void flush(BucketSlot slot) throws IOException, InterruptedException {
+  /** Seals the slot's buffer and hands it to the flush thread; the slot takes new rows at once. */
+  private void startFlush(BucketSlot slot) throws IOException, InterruptedException {
     if (slot.buffer().recordCount() == 0) {
       return;
     }
     if (instant == null) {
       instant = instantClient.instantAfter(afterCheckpoint);
     }
-    long start = System.nanoTime();
     table.ensurePartition(slot.partitionPath(), instant);
-    List<WriteStat> stats = new ArrayList<>();
+    String instantTime = instant;
+    String partitionPath = slot.partitionPath();
+    String fileId = slot.fileId();
+    BucketBuffer sealed = buffers.seal(slot);
+    flushes.submit(sealed, () -> writeLogFiles(sealed, partitionPath, fileId, instantTime));
+  }
+
+  /**
+   * Writes a sealed buffer's records as new log file(s) of its file group. Runs on the flush
+   * thread, which owns {@link #blockBuffer}.
+   */
+  private FlushQueue.Flushed writeLogFiles(
+      BucketBuffer sealed, String partitionPath, String fileId, String instantTime)
+      throws IOException {
+    long start = System.nanoTime();
     try (LogFileWriter writer =
         new LogFileWriter(
             fs,
             table.basePath(),
-            slot.partitionPath(),
-            slot.fileId(),
-            instant,
+            partitionPath,
+            fileId,
+            instantTime,
             writeToken,
             settings.rowType(),
             logOptions,
             blockBuffer)) {
-      BufferCursor cursor = slot.buffer().cursor();
+      BufferCursor cursor = sealed.cursor();
       while (cursor.next()) {
         if (cursor.operation() == Operation.DELETE) {
           writer.delete(cursor.key(), ordering.toOrderingValue(cursor.orderingValue()));
@@ -170,14 +204,23 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
           writer.write(cursor.key(), cursor.row());
         }
       }
+      List<LogFileStat> files = writer.finish();
       long millis = (System.nanoTime() - start) / 1_000_000;
-      for (LogFileStat stat : writer.finish()) {
+      List<WriteStat> stats = new ArrayList<>(files.size());
+      for (LogFileStat stat : files) {
         stats.add(toWriteStat(stat, millis));
       }
-      metrics.flushed(stats, millis);
+      return new FlushQueue.Flushed(stats, millis);
     }
-    slot.buffer().clear();
-    written.addAll(stats);
+  }
+
+  /** Counts the collected flushes in the metrics and adds their files to the interval's result. */
+  private void collectFlushed() {
+    for (FlushQueue.Flushed flush : flushed) {
+      metrics.flushed(flush.stats(), flush.millis());
+      written.addAll(flush.stats());
+    }
+    flushed.clear();
   }
 
   private static WriteStat toWriteStat(LogFileStat stat, long millis) {
@@ -209,6 +252,9 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
   @Override
   public void close() throws Exception {
     try {
+      if (flushes != null) {
+        flushes.close();
+      }
       if (buffers != null) {
         buffers.close();
       }
