@@ -1,0 +1,103 @@
+package dev.mortar.writer.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mortar.buffer.BucketBuffer;
+import dev.mortar.buffer.PagePool;
+import dev.mortar.serde.Operation;
+import dev.mortar.writer.table.WriteStat;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.data.writer.BinaryRowWriter;
+import org.junit.jupiter.api.Test;
+
+class FlushQueueTest {
+  private final PagePool pool = new PagePool(4096, 64 * 4096, false, true);
+
+  @Test
+  void flushesRunInSubmissionOrderAndReleaseTheirPagesWhenCollected() throws Exception {
+    List<String> ran = Collections.synchronizedList(new ArrayList<>());
+    List<FlushQueue.Flushed> collected = new ArrayList<>();
+    try (FlushQueue queue = new FlushQueue("test-flush")) {
+      for (int i = 0; i < 20; i++) {
+        BucketBuffer sealed = filled("bucket-" + i);
+        String name = sealed.ownerName();
+        queue.submit(sealed, () -> flushed(ran, name, sealed));
+      }
+      assertThat(pool.pagesInUse()).isPositive();
+      queue.awaitAll(collected);
+      assertThat(queue.inFlight()).isZero();
+    }
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      expected.add("bucket-" + i);
+    }
+    assertThat(ran).containsExactlyElementsOf(expected);
+    assertThat(collected)
+        .extracting(f -> f.stats().get(0).fileId())
+        .containsExactlyElementsOf(expected);
+    assertThat(pool.pagesInUse()).isZero();
+    pool.close();
+  }
+
+  @Test
+  void aFailedFlushFailsTheCollectNamingTheBufferAndStillReleasesIt() throws Exception {
+    try (FlushQueue queue = new FlushQueue("test-flush")) {
+      queue.submit(
+          filled("p=1#3"),
+          () -> {
+            throw new IOException("disk full");
+          });
+      assertThatThrownBy(() -> queue.awaitOldest(new ArrayList<>()))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("p=1#3")
+          .hasRootCauseMessage("disk full");
+    }
+    assertThat(pool.pagesInUse()).isZero();
+    pool.close();
+  }
+
+  @Test
+  void closeStopsARunningFlushAndReleasesEverySealedBuffer() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    FlushQueue queue = new FlushQueue("test-flush");
+    queue.submit(
+        filled("running"),
+        () -> {
+          started.countDown();
+          Thread.sleep(60_000);
+          return null;
+        });
+    queue.submit(filled("waiting"), () -> null);
+    started.await();
+    queue.close();
+    assertThat(pool.pagesInUse()).isZero();
+    pool.close();
+  }
+
+  private FlushQueue.Flushed flushed(List<String> ran, String name, BucketBuffer sealed) {
+    assertThat(sealed.cursor().next()).isTrue();
+    ran.add(name);
+    return new FlushQueue.Flushed(
+        List.of(new WriteStat("", name, name + ".log", 1, 1, 0, 0, 1, 1, 0)), 0);
+  }
+
+  private BucketBuffer filled(String owner) {
+    BucketBuffer buffer = pool.newBuffer(owner, true);
+    BinaryRowData row = new BinaryRowData(1);
+    BinaryRowWriter writer = new BinaryRowWriter(row, 256);
+    writer.writeString(0, BinaryStringData.fromString("x".repeat(200)));
+    writer.complete();
+    for (int i = 0; i < 30; i++) {
+      assertThat(buffer.append(BinaryStringData.fromString(owner + i), i, Operation.UPDATE, row))
+          .isTrue();
+    }
+    return buffer;
+  }
+}
