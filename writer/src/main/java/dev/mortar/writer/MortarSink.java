@@ -162,6 +162,12 @@ public final class MortarSink {
       return this;
     }
 
+    /** Whether records carry Hudi's meta fields ({@code hoodie.populate.meta.fields}). */
+    public Builder populateMetaFields(boolean populate) {
+      options.set(MortarOptions.POPULATE_META_FIELDS, populate);
+      return this;
+    }
+
     public Builder logBlockFormat(LogBlockFormat format) {
       options.set(MortarOptions.LOG_BLOCK_FORMAT, format);
       return this;

@@ -40,6 +40,7 @@ public final class SinkSettings implements Serializable {
   private final boolean parquetDictionary;
   private final long maxFileBytes;
   private final long maxBlockBytes;
+  private final boolean populateMetaFields;
 
   private SinkSettings(
       ReadableConfig options,
@@ -72,6 +73,7 @@ public final class SinkSettings implements Serializable {
     this.parquetDictionary = options.get(MortarOptions.LOG_PARQUET_DICTIONARY);
     this.maxFileBytes = options.get(MortarOptions.LOG_MAX_FILE_SIZE).getBytes();
     this.maxBlockBytes = options.get(MortarOptions.LOG_MAX_BLOCK_SIZE).getBytes();
+    this.populateMetaFields = options.get(MortarOptions.POPULATE_META_FIELDS);
   }
 
   /**
@@ -185,7 +187,8 @@ public final class SinkSettings implements Serializable {
   }
 
   public TableSettings tableSettings() {
-    return new TableSettings(tableName, rowType, recordKeyFields, partitionFields, orderingField);
+    return new TableSettings(
+        tableName, rowType, recordKeyFields, partitionFields, orderingField, populateMetaFields);
   }
 
   public LogWriterOptions logWriterOptions() {
@@ -195,7 +198,7 @@ public final class SinkSettings implements Serializable {
         .parquetDictionary(parquetDictionary)
         .maxFileSizeBytes(maxFileBytes)
         .maxBlockSizeBytes(maxBlockBytes)
-        .metaFields(true)
+        .metaFields(populateMetaFields)
         .avroRecordName(tableSettings().avroRecordName())
         .build();
   }

@@ -31,6 +31,7 @@ final class TableProperties {
   static final String KEY_GENERATOR_TYPE = "hoodie.table.keygenerator.type";
   static final String KEY_GENERATOR_CLASS = "hoodie.table.keygenerator.class";
   static final String MERGE_ON_READ = "MERGE_ON_READ";
+  static final String POPULATE_META_FIELDS = "hoodie.populate.meta.fields";
 
   private TableProperties() {}
 
@@ -54,7 +55,7 @@ final class TableProperties {
     p.put("hoodie.record.merge.mode", settings.mergeMode());
     p.put(KEY_GENERATOR_TYPE, settings.keyGeneratorType().name());
     p.put("hoodie.table.base.file.format", "PARQUET");
-    p.put("hoodie.populate.meta.fields", "true");
+    p.put(POPULATE_META_FIELDS, Boolean.toString(settings.populateMetaFields()));
     p.put("hoodie.datasource.write.drop.partition.columns", "false");
     p.put("hoodie.table.create.schema", settings.avroSchema().toString());
     p.put("hoodie.table.checksum", Long.toString(checksum(settings.tableName())));
@@ -86,6 +87,11 @@ final class TableProperties {
         "partition fields",
         fields(table.getProperty(PARTITION_FIELDS)),
         settings.partitionFields());
+    compare(
+        mismatches,
+        "meta fields (" + POPULATE_META_FIELDS + ")",
+        table.getProperty(POPULATE_META_FIELDS, "true"),
+        Boolean.toString(settings.populateMetaFields()));
     compare(
         mismatches,
         "ordering field",

@@ -9,15 +9,27 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * What the sink knows about the table it writes: name, row type (without Hudi's meta columns),
- * record key fields, partition fields and the optional ordering field. The table layer derives
- * hoodie.properties, the key generator type and the Avro schema from it.
+ * record key fields, partition fields, the optional ordering field and whether records carry Hudi's
+ * meta fields ({@code hoodie.populate.meta.fields}). The table layer derives hoodie.properties, the
+ * key generator type and the Avro schema from it.
  */
 public record TableSettings(
     String tableName,
     RowType rowType,
     List<String> recordKeyFields,
     List<String> partitionFields,
-    @Nullable String orderingField) {
+    @Nullable String orderingField,
+    boolean populateMetaFields) {
+
+  /** Settings of a table whose records carry Hudi's meta fields (Hudi's default). */
+  public TableSettings(
+      String tableName,
+      RowType rowType,
+      List<String> recordKeyFields,
+      List<String> partitionFields,
+      @Nullable String orderingField) {
+    this(tableName, rowType, recordKeyFields, partitionFields, orderingField, true);
+  }
 
   public TableSettings {
     if (tableName == null || tableName.isEmpty()) {

@@ -34,15 +34,18 @@ class EndToEndITCase {
 
   static Stream<Arguments> jobs() {
     return Stream.of(
-        Arguments.of("datastream", 1, false, true, LogBlockFormat.AVRO, false),
-        Arguments.of("datastream", 2, true, true, LogBlockFormat.AVRO, true),
-        Arguments.of("datastream", 2, false, false, LogBlockFormat.PARQUET, false),
-        Arguments.of("datastream", 1, true, false, LogBlockFormat.PARQUET, true),
-        Arguments.of("sql", 2, true, true, LogBlockFormat.PARQUET, false),
-        Arguments.of("sql", 1, false, false, LogBlockFormat.AVRO, true));
+        Arguments.of("datastream", 1, false, true, LogBlockFormat.AVRO, false, true),
+        Arguments.of("datastream", 2, true, true, LogBlockFormat.AVRO, true, true),
+        Arguments.of("datastream", 2, false, false, LogBlockFormat.PARQUET, false, true),
+        Arguments.of("datastream", 1, true, false, LogBlockFormat.PARQUET, true, true),
+        Arguments.of("sql", 2, true, true, LogBlockFormat.PARQUET, false, true),
+        Arguments.of("sql", 1, false, false, LogBlockFormat.AVRO, true, true),
+        Arguments.of("datastream", 2, true, true, LogBlockFormat.AVRO, false, false),
+        Arguments.of("sql", 1, false, false, LogBlockFormat.PARQUET, true, false));
   }
 
-  @ParameterizedTest(name = "{0} p={1} partitioned={2} ordering={3} {4} smallBuffers={5}")
+  @ParameterizedTest(
+      name = "{0} p={1} partitioned={2} ordering={3} {4} smallBuffers={5} metaFields={6}")
   @MethodSource("jobs")
   void hudiReaderSeesLatestRowPerKey(
       String api,
@@ -50,7 +53,8 @@ class EndToEndITCase {
       boolean partitioned,
       boolean ordering,
       LogBlockFormat format,
-      boolean smallBuffers)
+      boolean smallBuffers,
+      boolean metaFields)
       throws Exception {
     long seed = Long.getLong("mortar.seed", System.nanoTime());
     LOG.info(
@@ -72,7 +76,8 @@ class EndToEndITCase {
             3,
             250,
             smallBuffers,
-            false);
+            false,
+            metaFields);
     if (api.equals("sql")) {
       job.runSql(changelog);
     } else {

@@ -42,7 +42,32 @@ record SinkJob(
     int buckets,
     int perCheckpoint,
     boolean smallBuffers,
-    boolean restarts) {
+    boolean restarts,
+    boolean metaFields) {
+
+  /** A job whose table carries Hudi's meta fields (the default). */
+  SinkJob(
+      String path,
+      int parallelism,
+      boolean partitioned,
+      boolean ordering,
+      LogBlockFormat format,
+      int buckets,
+      int perCheckpoint,
+      boolean smallBuffers,
+      boolean restarts) {
+    this(
+        path,
+        parallelism,
+        partitioned,
+        ordering,
+        format,
+        buckets,
+        perCheckpoint,
+        smallBuffers,
+        restarts,
+        true);
+  }
 
   StreamExecutionEnvironment environment() {
     Configuration conf = new Configuration();
@@ -75,7 +100,8 @@ record SinkJob(
             .orderingField(ordering ? "ts" : null)
             .buckets(buckets)
             .parallelism(parallelism)
-            .logBlockFormat(format);
+            .logBlockFormat(format)
+            .populateMetaFields(metaFields);
     if (partitioned) {
       sink.partitionFields("dt");
     }
@@ -135,6 +161,9 @@ record SinkJob(
     if (ordering) {
       with.append(", 'ordering.field' = 'ts'");
     }
+    if (!metaFields) {
+      with.append(", 'hoodie.populate.meta.fields' = 'false'");
+    }
     if (smallBuffers) {
       with.append(
           ", 'buffer.page-size' = '4kb', 'buffer.memory' = '64kb', 'write.batch-size' = '16kb'");
@@ -164,10 +193,15 @@ record SinkJob(
           assertThat(row.get("ts")).as("ts of %s", key).isEqualTo(op.ts());
           assertThat(row.get("dt")).as("dt of %s", key).isEqualTo(op.dt());
           assertThat(row.get("amount")).as("amount of %s", key).isEqualTo(op.amount());
-          assertThat(row.get("_hoodie_partition_path"))
-              .as("partition of %s", key)
-              .isEqualTo(partitioned ? op.dt() : "");
-          assertThat(Objects.toString(row.get("_hoodie_record_key"))).isEqualTo(key);
+          if (metaFields) {
+            assertThat(row.get("_hoodie_partition_path"))
+                .as("partition of %s", key)
+                .isEqualTo(partitioned ? op.dt() : "");
+            assertThat(Objects.toString(row.get("_hoodie_record_key"))).isEqualTo(key);
+          } else {
+            assertThat(row.get("_hoodie_record_key")).as("meta key of %s", key).isNull();
+            assertThat(row.get("_hoodie_commit_time")).as("commit time of %s", key).isNull();
+          }
         });
   }
 

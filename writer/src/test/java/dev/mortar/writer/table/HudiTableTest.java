@@ -118,7 +118,8 @@ class HudiTableTest {
   void mismatchedSettingsFailNamingEveryDifference() {
     HudiTable.createOrValidate(fs, base, SETTINGS);
     TableSettings other =
-        new TableSettings("t1", HudiReaderAcceptsTableContract.ROW, List.of("v"), List.of(), null);
+        new TableSettings(
+            "t1", HudiReaderAcceptsTableContract.ROW, List.of("v"), List.of(), null, false);
     assertThatThrownBy(() -> HudiTable.createOrValidate(fs, base, other))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
@@ -126,7 +127,8 @@ class HudiTableTest {
                 + base
                 + " does not match the sink's settings: record key fields: the table has [id],"
                 + " the sink has [v]; partition fields: the table has [dt], the sink has [];"
-                + " ordering field: the table has 'ts', the sink has none; key generator: the table"
+                + " meta fields (hoodie.populate.meta.fields): the table has 'true', the sink has"
+                + " 'false'; ordering field: the table has 'ts', the sink has none; key generator: the table"
                 + " has 'SIMPLE', the sink has 'NON_PARTITION'. Configure the sink as the table is,"
                 + " or write to a new path.");
   }

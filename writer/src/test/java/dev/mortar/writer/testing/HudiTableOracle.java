@@ -131,7 +131,7 @@ public final class HudiTableOracle {
     try (ClosableIterator<IndexedRecord> records = reader.getClosableIterator()) {
       while (records.hasNext()) {
         GenericRecord row = copy(records.next(), schema);
-        String key = row.get("_hoodie_record_key").toString();
+        String key = recordKey(row, metaClient);
         GenericRecord previous = rows.put(key, row);
         if (previous != null) {
           throw new IllegalStateException(
@@ -172,5 +172,26 @@ public final class HudiTableOracle {
     List<String> times = new ArrayList<>();
     timeline.getInstants().forEach(instant -> times.add(instant.requestedTime()));
     return times;
+  }
+
+  /**
+   * The record's key: its {@code _hoodie_record_key}, or for a table without meta fields the key
+   * Hudi's key generators build from the record key fields ({@code value}, or {@code f1:v1,f2:v2}
+   * for several fields).
+   */
+  private static String recordKey(GenericRecord row, HoodieTableMetaClient metaClient) {
+    Object metaKey = row.get("_hoodie_record_key");
+    if (metaKey != null) {
+      return metaKey.toString();
+    }
+    String[] fields = metaClient.getTableConfig().getRecordKeyFields().get();
+    if (fields.length == 1) {
+      return String.valueOf(row.get(fields[0]));
+    }
+    StringBuilder key = new StringBuilder();
+    for (String field : fields) {
+      key.append(key.length() == 0 ? "" : ",").append(field).append(':').append(row.get(field));
+    }
+    return key.toString();
   }
 }
