@@ -11,6 +11,9 @@ import org.apache.flink.table.api.TableEnvironment;
  *   <li>{@link #BLACKHOLE}: Flink's blackhole connector, the source's own limit.
  *   <li>{@link #MORTAR_AVRO}, {@link #MORTAR_PARQUET}: Mortar's {@code 'connector' = 'mortar'} with
  *       Avro or Parquet log blocks, {@code buckets} file groups.
+ *   <li>{@link #MORTAR_AVRO_NO_META}: Mortar with Avro blocks and {@code
+ *       'hoodie.populate.meta.fields' = 'false'} (records without Hudi's five meta fields; not in
+ *       the default systems).
  *   <li>{@link #PAIMON}: Apache Paimon's primary-key table with fixed buckets, {@code write-only},
  *       snappy and {@code write-buffer-spillable = false}: the options of the Hudi 1.1 vs Paimon
  *       comparison ("as the blog ran it" in shared/spec/benchmark-workload.md).
@@ -22,13 +25,14 @@ public enum SystemUnderTest {
   BLACKHOLE,
   MORTAR_AVRO,
   MORTAR_PARQUET,
+  MORTAR_AVRO_NO_META,
   PAIMON;
 
   private static final String SINK = "workload_sink";
 
   /**
    * Parses the flag spelling ({@code blackhole}, {@code mortar-avro}, {@code mortar-parquet},
-   * {@code paimon}).
+   * {@code mortar-avro-no-meta}, {@code paimon}).
    */
   public static SystemUnderTest parse(String text) {
     for (SystemUnderTest system : values()) {
@@ -37,7 +41,9 @@ public enum SystemUnderTest {
       }
     }
     throw new IllegalArgumentException(
-        "unknown system '" + text + "': expected blackhole, mortar-avro, mortar-parquet or paimon");
+        "unknown system '"
+            + text
+            + "': expected blackhole, mortar-avro, mortar-parquet, mortar-avro-no-meta or paimon");
   }
 
   /** The spelling in flags and reports. */
@@ -68,8 +74,8 @@ public enum SystemUnderTest {
                 + ") WITH ('connector' = 'blackhole')");
         return SINK;
       }
-      case MORTAR_AVRO, MORTAR_PARQUET -> {
-        String format = this == MORTAR_AVRO ? "avro" : "parquet";
+      case MORTAR_AVRO, MORTAR_PARQUET, MORTAR_AVRO_NO_META -> {
+        String format = this == MORTAR_PARQUET ? "parquet" : "avro";
         env.executeSql(
             "CREATE TEMPORARY TABLE "
                 + SINK
@@ -81,6 +87,8 @@ public enum SystemUnderTest {
                 + buckets
                 + "', 'log.block.format' = '"
                 + format
+                + "', 'hoodie.populate.meta.fields' = '"
+                + (this != MORTAR_AVRO_NO_META)
                 + "')");
         return SINK;
       }
