@@ -11,7 +11,7 @@ import java.util.List;
  * planning and MiniCluster start-up are left out) and ends at {@link #stop()}, called when the job
  * has finished (the sink's last flush and commit included).
  */
-final class JobTimeline implements AutoCloseable {
+public final class JobTimeline implements AutoCloseable {
   private static final long SAMPLE_MILLIS = 20;
 
   private record Sample(long emitted, ProcessMeters.Reading reading) {}
@@ -28,7 +28,7 @@ final class JobTimeline implements AutoCloseable {
   }
 
   /** Starts sampling now; call right before submitting the job. */
-  static JobTimeline start() {
+  public static JobTimeline start() {
     JobMetrics.reset();
     return new JobTimeline();
   }
@@ -49,7 +49,7 @@ final class JobTimeline implements AutoCloseable {
   }
 
   /** Takes the last sample; call when the job has finished. */
-  void stop() throws InterruptedException {
+  public void stop() throws InterruptedException {
     running = false;
     sampler.join();
     sample();
@@ -68,7 +68,7 @@ final class JobTimeline implements AutoCloseable {
   }
 
   /** CPU, GC and wall time over the measured window. */
-  synchronized ProcessMeters.Reading window() {
+  public synchronized ProcessMeters.Reading window() {
     int start = 0;
     for (int i = 0; i < samples.size() && samples.get(i).emitted() == 0; i++) {
       start = i;
