@@ -54,7 +54,6 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
   private transient LogWriterOptions logOptions;
   private transient BlockBuffer blockBuffer;
   private transient FlushQueue flushes;
-  private transient List<FlushQueue.Flushed> flushed;
   private transient FileSystem fs;
   private transient HudiTable table;
   private transient BucketBuffers buffers;
@@ -99,10 +98,10 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
             attempt);
     writeToken = subtask + "-0-" + attempt;
     written = new ArrayList<>();
-    flushed = new ArrayList<>();
     flushes =
         new FlushQueue(
-            "mortar-flush: " + settings.tableName() + " (" + (subtask + 1) + ")#" + attempt);
+            "mortar-flush: " + settings.tableName() + " (" + (subtask + 1) + ")#" + attempt,
+            this::collected);
   }
 
   @Override
@@ -112,8 +111,7 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
     BinaryRowData payload = row.getPayload();
     long orderingValue = ordering.toLong(payload);
     while (!slot.buffer().append(row.getRecordKey(), orderingValue, row.getOperation(), payload)) {
-      if (flushes.awaitOldest(flushed)) {
-        collectFlushed();
+      if (flushes.awaitOldest()) {
         continue;
       }
       Optional<BucketSlot> victim = buffers.largestExcept(slot);
@@ -131,10 +129,7 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
     if (slot.buffer().bytesHeld() > settings.batchBytes()) {
       startFlush(slot);
     }
-    if (flushes.inFlight() > 0) {
-      flushes.collectDone(flushed);
-      collectFlushed();
-    }
+    flushes.collectDone();
   }
 
   @Override
@@ -157,8 +152,7 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
     for (BucketSlot slot : slots) {
       startFlush(slot);
     }
-    flushes.awaitAll(flushed);
-    collectFlushed();
+    flushes.awaitAll();
   }
 
   /** Seals the slot's buffer and hands it to the flush thread; the slot takes new rows at once. */
@@ -214,13 +208,10 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
     }
   }
 
-  /** Counts the collected flushes in the metrics and adds their files to the interval's result. */
-  private void collectFlushed() {
-    for (FlushQueue.Flushed flush : flushed) {
-      metrics.flushed(flush.stats(), flush.millis());
-      written.addAll(flush.stats());
-    }
-    flushed.clear();
+  /** Counts a collected flush in the metrics and adds its files to the interval's result. */
+  private void collected(FlushQueue.Flushed flush) {
+    metrics.flushed(flush.stats(), flush.millis());
+    written.addAll(flush.stats());
   }
 
   private static WriteStat toWriteStat(LogFileStat stat, long millis) {

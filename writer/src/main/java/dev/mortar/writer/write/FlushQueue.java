@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Runs the flushes of one write task on one background thread, so the task keeps taking rows while
@@ -25,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  *       follow the order its rows arrived in, exactly as with flushes on the task thread.
  *   <li>Only the task thread touches the page pool. A sealed buffer's pages stay out of the pool
  *       until the task thread collects the finished flush ({@link #collectDone}, {@link
- *       #awaitOldest}, {@link #awaitAll}) and releases the buffer there.
+ *       #awaitOldest}, {@link #awaitAll}) and releases the buffer there; the collected flush is
+ *       handed to the collector given at construction, on that same thread, in submission order.
  *   <li>A failed flush fails the task at the next collect, naming the buffer; nothing of it was
  *       committed, so the restart from the last checkpoint replays its rows.
  * </ul>
@@ -39,9 +41,11 @@ final class FlushQueue implements AutoCloseable {
   private static final long CLOSE_TIMEOUT_SECONDS = 60;
 
   private final ExecutorService executor;
+  private final Consumer<Flushed> collector;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
 
-  FlushQueue(String threadName) {
+  FlushQueue(String threadName, Consumer<Flushed> collector) {
+    this.collector = collector;
     this.executor =
         Executors.newSingleThreadExecutor(
             runnable -> {
@@ -56,30 +60,25 @@ final class FlushQueue implements AutoCloseable {
     pending.addLast(new Pending(sealed, executor.submit(flush)));
   }
 
-  /** Flushes submitted and not yet collected. */
-  int inFlight() {
-    return pending.size();
-  }
-
   /** Collects the finished flushes at the head of the queue, without waiting. */
-  void collectDone(List<Flushed> into) throws IOException {
+  void collectDone() throws IOException {
     while (!pending.isEmpty() && pending.peekFirst().result().isDone()) {
-      into.add(collect(pending.removeFirst()));
+      collector.accept(collect(pending.removeFirst()));
     }
   }
 
   /** Waits for the oldest flush and collects it; {@code false} when none is in flight. */
-  boolean awaitOldest(List<Flushed> into) throws IOException {
+  boolean awaitOldest() throws IOException {
     if (pending.isEmpty()) {
       return false;
     }
-    into.add(collect(pending.removeFirst()));
+    collector.accept(collect(pending.removeFirst()));
     return true;
   }
 
   /** Waits for every flush in flight and collects them in order. */
-  void awaitAll(List<Flushed> into) throws IOException {
-    while (awaitOldest(into)) {
+  void awaitAll() throws IOException {
+    while (awaitOldest()) {
       // each iteration collects one flush
     }
   }
