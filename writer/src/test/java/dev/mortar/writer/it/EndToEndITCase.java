@@ -93,7 +93,7 @@ class EndToEndITCase {
   @Test
   void staticPartitionValuesReachTheRows() throws Exception {
     String path = dir.resolve("static").toUri().toString();
-    SinkJob job = new SinkJob(path, 1, true, true, LogBlockFormat.AVRO, 2, 100, false, false);
+    SinkJob job = new SinkJob(path, 1, true, true, LogBlockFormat.AVRO, 2, 100, false, false, true);
     TableEnvironment tables = StreamTableEnvironment.create(job.environment());
     tables.executeSql(job.ddl("items")).await();
     tables

@@ -71,6 +71,7 @@ class FailoverITCase {
             2,
             100,
             false,
+            true,
             true);
     Changelog changelog = Changelog.random(seed, CHANGES, 150, 100, 30);
     List<Point> points = new ArrayList<>(List.of(Point.values()));

@@ -36,7 +36,8 @@ class HdfsITCase {
       long seed = Long.getLong("mortar.seed", System.nanoTime());
       LOG.info("seed {}, table {}", seed, path);
       Changelog changelog = Changelog.random(seed, 800, 200, 100, 30);
-      SinkJob job = new SinkJob(path, 2, true, true, LogBlockFormat.PARQUET, 2, 200, false, false);
+      SinkJob job =
+          new SinkJob(path, 2, true, true, LogBlockFormat.PARQUET, 2, 200, false, false, true);
       job.runSql(changelog);
       job.verify(changelog, conf);
       assertThat(HudiTableOracle.completedInstants(path)).hasSizeGreaterThan(1);

@@ -45,30 +45,6 @@ record SinkJob(
     boolean restarts,
     boolean metaFields) {
 
-  /** A job whose table carries Hudi's meta fields (the default). */
-  SinkJob(
-      String path,
-      int parallelism,
-      boolean partitioned,
-      boolean ordering,
-      LogBlockFormat format,
-      int buckets,
-      int perCheckpoint,
-      boolean smallBuffers,
-      boolean restarts) {
-    this(
-        path,
-        parallelism,
-        partitioned,
-        ordering,
-        format,
-        buckets,
-        perCheckpoint,
-        smallBuffers,
-        restarts,
-        true);
-  }
-
   StreamExecutionEnvironment environment() {
     Configuration conf = new Configuration();
     if (restarts) {

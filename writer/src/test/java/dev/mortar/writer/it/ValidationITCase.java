@@ -37,7 +37,8 @@ class ValidationITCase {
   }
 
   private void createTableWithKeyId() throws Exception {
-    SinkJob job = new SinkJob(path(), 1, true, true, LogBlockFormat.AVRO, 2, 1000, false, false);
+    SinkJob job =
+        new SinkJob(path(), 1, true, true, LogBlockFormat.AVRO, 2, 1000, false, false, true);
     Changelog changelog = Changelog.random(7, 50, 20, 0, 0);
     job.runDataStream(changelog);
     job.verify(changelog);
