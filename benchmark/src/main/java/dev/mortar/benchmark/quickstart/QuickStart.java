@@ -75,8 +75,8 @@ public final class QuickStart {
     long start = System.nanoTime();
     Progress progress = new Progress(start, table);
     double writingSeconds;
-    try (LocalFlink flink = LocalFlink.start(spec)) {
-      JobTimeline timeline = JobTimeline.start();
+    try (LocalFlink flink = LocalFlink.start(spec);
+        JobTimeline timeline = JobTimeline.start()) {
       flink.runJob(spec.rows(), table, progress::print);
       timeline.stop();
       writingSeconds = timeline.window().wallNanos() / 1e9;
