@@ -10,7 +10,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
-/** CI smoke: both log block benchmarks run in-process for every parameter and report. */
+/** CI smoke: the log block and file write benchmarks run in-process for every parameter. */
 class LogBlockBenchmarkSmokeTest {
   @Test
   void everyCombinationProducesAThroughput() throws Exception {
@@ -19,6 +19,7 @@ class LogBlockBenchmarkSmokeTest {
                 new OptionsBuilder()
                     .include(AvroBlockBenchmark.class.getName() + ".encodeBlock")
                     .include(ParquetBlockBenchmark.class.getName() + ".encodeBlock")
+                    .include(LocalFileWriteBenchmark.class.getName() + ".writeBlock")
                     .forks(0)
                     .warmupIterations(0)
                     .measurementIterations(1)
@@ -27,7 +28,7 @@ class LogBlockBenchmarkSmokeTest {
                     .build())
             .run();
 
-    assertThat(results).hasSize(2 * 3 + 2 * 4 * 2);
+    assertThat(results).hasSize(2 * 3 + 2 * 4 * 2 + 3);
     for (RunResult result : results) {
       assertThat(result.getPrimaryResult().getScore())
           .as(result.getParams().toString())
