@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 
@@ -113,11 +114,20 @@ public final class PagePool implements AutoCloseable {
 
   /** The owner other than {@code self} holding the most pages, if any other holds a page. */
   public Optional<BucketBuffer> largestBufferExcept(BucketBuffer self) {
+    return largestBuffer(owner -> owner != self);
+  }
+
+  /**
+   * The owner holding the most pages among those {@code candidate} accepts, if any of them holds a
+   * page. A caller whose buffers are not all flushable (a buffer already being flushed) says which
+   * are.
+   */
+  public Optional<BucketBuffer> largestBuffer(Predicate<BucketBuffer> candidate) {
     BucketBuffer largest = null;
     for (BucketBuffer owner : owners) {
-      if (owner != self
-          && owner.pagesHeld() > 0
-          && (largest == null || owner.pagesHeld() > largest.pagesHeld())) {
+      if (owner.pagesHeld() > 0
+          && (largest == null || owner.pagesHeld() > largest.pagesHeld())
+          && candidate.test(owner)) {
         largest = owner;
       }
     }

@@ -74,6 +74,26 @@ class PagePoolTest {
   }
 
   @Test
+  void largestBufferChoosesOnlyAmongTheCandidates() {
+    try (PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true)) {
+      BucketBuffer small = pool.newBuffer("small", false);
+      BucketBuffer medium = pool.newBuffer("medium", false);
+      BucketBuffer large = pool.newBuffer("large", false);
+      fillPages(small, 1);
+      fillPages(medium, 2);
+      fillPages(large, 3);
+
+      assertThat(pool.largestBuffer(owner -> true)).containsSame(large);
+      assertThat(pool.largestBuffer(owner -> owner != large)).containsSame(medium);
+      assertThat(pool.largestBuffer(owner -> owner == small)).containsSame(small);
+      assertThat(pool.largestBuffer(owner -> false)).isEmpty();
+      small.release();
+      medium.release();
+      large.release();
+    }
+  }
+
+  @Test
   void strictPoolFailsOnDoubleReleaseAndUseAfterRelease() {
     PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true);
     BucketBuffer buffer = pool.newBuffer("strict", false);

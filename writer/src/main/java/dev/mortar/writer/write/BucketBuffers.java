@@ -48,17 +48,17 @@ final class BucketBuffers implements AutoCloseable {
     return slot;
   }
 
-  /** The slot whose buffer holds the most pages, other than {@code self}, if any holds records. */
+  /**
+   * The slot whose buffer holds the most pages, other than {@code self}, if any holds records.
+   * Buffers sealed for flushing are in the pool too, but in no slot.
+   */
   Optional<BucketSlot> largestExcept(BucketSlot self) {
-    BucketSlot largest = null;
-    for (BucketSlot slot : slotsByBuffer.values()) {
-      if (slot != self
-          && slot.buffer().recordCount() > 0
-          && (largest == null || slot.buffer().pagesHeld() > largest.buffer().pagesHeld())) {
-        largest = slot;
-      }
-    }
-    return Optional.ofNullable(largest);
+    return pool.largestBuffer(
+            buffer ->
+                buffer != self.buffer()
+                    && buffer.recordCount() > 0
+                    && slotsByBuffer.containsKey(buffer))
+        .map(slotsByBuffer::get);
   }
 
   /**
