@@ -1,52 +1,18 @@
 package dev.mortar.writer.write;
 
-import org.apache.flink.api.common.ExecutionConfig;
-import org.apache.flink.api.common.serialization.SerializerConfig;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
+import dev.mortar.serde.OpaqueTypeInfo;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /** Type information of {@link WriteResult}: always {@link WriteResultSerializer}, never Kryo. */
-public final class WriteResultTypeInfo extends TypeInformation<WriteResult> {
+public final class WriteResultTypeInfo extends OpaqueTypeInfo<WriteResult> {
   private static final long serialVersionUID = 1L;
 
-  @Override
-  public boolean isBasicType() {
-    return false;
+  public WriteResultTypeInfo() {
+    super(WriteResult.class);
   }
 
   @Override
-  public boolean isTupleType() {
-    return false;
-  }
-
-  @Override
-  public int getArity() {
-    return 1;
-  }
-
-  @Override
-  public int getTotalFields() {
-    return 1;
-  }
-
-  @Override
-  public Class<WriteResult> getTypeClass() {
-    return WriteResult.class;
-  }
-
-  @Override
-  public boolean isKeyType() {
-    return false;
-  }
-
-  @Override
-  public TypeSerializer<WriteResult> createSerializer(SerializerConfig config) {
-    return WriteResultSerializer.INSTANCE;
-  }
-
-  @Override
-  @Deprecated
-  public TypeSerializer<WriteResult> createSerializer(ExecutionConfig config) {
+  protected TypeSerializer<WriteResult> serializer() {
     return WriteResultSerializer.INSTANCE;
   }
 
@@ -63,10 +29,5 @@ public final class WriteResultTypeInfo extends TypeInformation<WriteResult> {
   @Override
   public int hashCode() {
     return WriteResultTypeInfo.class.hashCode();
-  }
-
-  @Override
-  public boolean canEqual(Object o) {
-    return o instanceof WriteResultTypeInfo;
   }
 }
