@@ -108,15 +108,7 @@ class CrashSafetyTest {
   private List<LogFileStat> write(Path base, LogWriterOptions options, int rows, int deletes)
       throws IOException {
     try (LogFileWriter writer =
-        new LogFileWriter(
-            fs,
-            base,
-            RoundTrip.PARTITION,
-            RoundTrip.FILE_ID,
-            RoundTrip.INSTANT,
-            RoundTrip.TOKEN,
-            ROW_TYPE,
-            options)) {
+        RoundTrip.writer(fs, base, RoundTrip.PARTITION, ROW_TYPE, options)) {
       for (int i = 0; i < rows; i++) {
         GenericRowData row = GenericRowData.of((long) i, StringData.fromString("name-" + i + "-ü"));
         writer.write(BinaryStringData.fromString("k" + i), RandomRows.toBinary(ROW_TYPE, row));

@@ -72,15 +72,7 @@ class RolloverTest {
     RowType rowType = random.rowType(3);
     List<LogFileStat> stats;
     try (LogFileWriter writer =
-        new LogFileWriter(
-            fs,
-            base,
-            "",
-            RoundTrip.FILE_ID,
-            RoundTrip.INSTANT,
-            RoundTrip.TOKEN,
-            rowType,
-            LogWriterOptions.defaults())) {
+        RoundTrip.writer(fs, base, "", rowType, LogWriterOptions.defaults())) {
       writer.write(
           BinaryStringData.fromString("k1"), RandomRows.toBinary(rowType, random.row(rowType, 1)));
       writer.delete(BinaryStringData.fromString("k2"), OrderingValue.natural());
@@ -102,15 +94,7 @@ class RolloverTest {
     Path base = new Path(dir.toUri().toString(), "t");
     RowType rowType = new RandomRows(1).rowType(2);
     try (LogFileWriter writer =
-        new LogFileWriter(
-            fs,
-            base,
-            RoundTrip.PARTITION,
-            RoundTrip.FILE_ID,
-            RoundTrip.INSTANT,
-            RoundTrip.TOKEN,
-            rowType,
-            LogWriterOptions.defaults())) {
+        RoundTrip.writer(fs, base, RoundTrip.PARTITION, rowType, LogWriterOptions.defaults())) {
       assertThat(writer.finish()).isEmpty();
     }
     assertThat(fs.exists(new Path(base, RoundTrip.PARTITION))).isFalse();

@@ -55,6 +55,14 @@ final class RoundTrip {
     }
   }
 
+  /**
+   * A writer of the test file group ({@link #FILE_ID} at {@link #INSTANT}) in {@code partition}.
+   */
+  static LogFileWriter writer(
+      FileSystem fs, Path base, String partition, RowType rowType, LogWriterOptions options) {
+    return new LogFileWriter(fs, base, partition, FILE_ID, INSTANT, TOKEN, rowType, options);
+  }
+
   /** Writes {@code rows} records and {@code deletes} deletes, reads them back, asserts. */
   static List<LogFileStat> writeAndVerify(
       FileSystem fs,
@@ -90,7 +98,7 @@ final class RoundTrip {
     Schema schema;
     try (LogFileWriter writer =
         reused == null
-            ? new LogFileWriter(fs, base, PARTITION, FILE_ID, INSTANT, TOKEN, rowType, options)
+            ? writer(fs, base, PARTITION, rowType, options)
             : new LogFileWriter(
                 fs, base, PARTITION, FILE_ID, INSTANT, TOKEN, rowType, options, reused)) {
       schema = writer.avroSchema();
