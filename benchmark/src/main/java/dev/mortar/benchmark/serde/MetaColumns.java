@@ -33,14 +33,24 @@ final class MetaColumns {
   /** The input's metadata and row values as one row of {@link #rowType}. */
   static GenericRowData row(ShuffleInput input) {
     GenericRowData row = new GenericRowData(COUNT + input.row().getArity());
-    row.setField(0, StringData.fromString(input.recordKey()));
-    row.setField(1, StringData.fromString(input.partitionPath()));
-    row.setField(2, input.bucket());
-    row.setField(3, input.operation().code());
+    GenericRowData metadata = metadata(input);
+    for (int i = 0; i < COUNT; i++) {
+      row.setField(i, metadata.getField(i));
+    }
     for (int i = 0; i < input.row().getArity(); i++) {
       row.setField(COUNT + i, input.row().getField(i));
     }
     return row;
+  }
+
+  /** The four metadata columns alone. */
+  static GenericRowData metadata(ShuffleInput input) {
+    GenericRowData metadata = new GenericRowData(COUNT);
+    metadata.setField(0, StringData.fromString(input.recordKey()));
+    metadata.setField(1, StringData.fromString(input.partitionPath()));
+    metadata.setField(2, input.bucket());
+    metadata.setField(3, input.operation().code());
+    return metadata;
   }
 
   private static RowType.RowField field(String name, LogicalType type) {

@@ -6,6 +6,7 @@ import dev.mortar.serde.Operation;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
@@ -13,9 +14,11 @@ import org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializer;
 import org.apache.flink.formats.avro.RowDataToAvroConverters;
 import org.apache.flink.formats.avro.typeutils.AvroSchemaConverter;
 import org.apache.flink.formats.avro.typeutils.AvroSerializer;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.data.utils.JoinedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.openjdk.jmh.infra.Blackhole;
@@ -26,20 +29,24 @@ public enum SerdeContender {
   MORTAR {
     @Override
     SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+      List<MortarRow> records = inputs.stream().map(SerdeContender::mortarRow).toList();
       return new SerdeCase<>(
           new MortarRowSerializer(rowType),
-          inputs.stream().map(SerdeContender::mortarRow).toList(),
-          SerdeContender::readMortarRow);
+          records,
+          SerdeContender::readMortarRow,
+          mortarRowBuilder(records));
     }
   },
   /** The same {@link MortarRow} objects as a Kryo generic type (no type information). */
   KRYO {
     @Override
     SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+      List<MortarRow> records = inputs.stream().map(SerdeContender::mortarRow).toList();
       return new SerdeCase<>(
           new KryoSerializer<>(MortarRow.class, new SerializerConfigImpl()),
-          inputs.stream().map(SerdeContender::mortarRow).toList(),
-          SerdeContender::readMortarRow);
+          records,
+          SerdeContender::readMortarRow,
+          mortarRowBuilder(records));
     }
   },
   /**
@@ -63,7 +70,8 @@ public enum SerdeContender {
             blackhole.consume(record.get(1));
             blackhole.consume(record.get(2));
             blackhole.consume(record.get(3));
-          });
+          },
+          index -> (GenericRecord) converter.convert(schema, MetaColumns.row(inputs.get(index))));
     }
   },
   /** A binary row with the metadata as four extra columns through Flink's RowDataSerializer. */
@@ -71,6 +79,8 @@ public enum SerdeContender {
     @Override
     SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
       RowDataSerializer serializer = new RowDataSerializer(MetaColumns.rowType(rowType));
+      List<GenericRowData> metadata = inputs.stream().map(MetaColumns::metadata).toList();
+      JoinedRowData joined = new JoinedRowData();
       return new SerdeCase<RowData>(
           serializer,
           inputs.stream()
@@ -81,7 +91,10 @@ public enum SerdeContender {
             blackhole.consume(row.getString(1));
             blackhole.consume(row.getInt(2));
             blackhole.consume(row.getByte(3));
-          });
+          },
+          // The sender joins the metadata and the binary row; the serializer makes it one binary
+          // row (field by field: the row's fields move behind the four new ones).
+          index -> joined.replace(metadata.get(index), inputs.get(index).binaryRow()));
     }
   },
   /** Hudi 1.1's {@code HoodieFlinkInternalRow} layout, re-implemented. */
@@ -90,24 +103,14 @@ public enum SerdeContender {
     SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
       return new SerdeCase<>(
           new HudiFlinkInternalRowSerializer(rowType),
-          inputs.stream()
-              .map(
-                  input ->
-                      new HudiFlinkInternalRow(
-                          false,
-                          StringData.fromString(input.recordKey()),
-                          StringData.fromString(input.partitionPath()),
-                          StringData.fromString(hudiFileId(input.bucket())),
-                          StringData.fromString("U"),
-                          StringData.fromString(hudiOperation(input.operation())),
-                          input.binaryRow()))
-              .toList(),
+          inputs.stream().map(SerdeContender::hudiRow).toList(),
           (row, blackhole) -> {
             blackhole.consume(row.recordKey);
             blackhole.consume(row.partitionPath);
             blackhole.consume(row.fileId);
             blackhole.consume(row.operationType);
-          });
+          },
+          index -> hudiRow(inputs.get(index)));
     }
   };
 
@@ -121,6 +124,32 @@ public enum SerdeContender {
     blackhole.consume(row.getOperation());
   }
 
+  /** One reused {@link MortarRow} pointed at each record's key, partition and row: no copy. */
+  private static SerdeCase.RecordBuilder<MortarRow> mortarRowBuilder(List<MortarRow> records) {
+    MortarRow reuse = new MortarRow();
+    return index -> {
+      MortarRow record = records.get(index);
+      reuse.setRecordKey(record.getRecordKey());
+      reuse.setPartitionPath(record.getPartitionPath());
+      reuse.setBucket(record.getBucket());
+      reuse.setOperation(record.getOperation());
+      reuse.setPayload(record.getPayload());
+      return reuse;
+    };
+  }
+
+  /** Hudi 1.1's record: a new object per record with the five strings and the row. */
+  private static HudiFlinkInternalRow hudiRow(ShuffleInput input) {
+    return new HudiFlinkInternalRow(
+        false,
+        StringData.fromString(input.recordKey()),
+        StringData.fromString(input.partitionPath()),
+        StringData.fromString(HUDI_FILE_IDS[input.bucket()]),
+        StringData.fromString("U"),
+        StringData.fromString(hudiOperation(input.operation())),
+        input.binaryRow());
+  }
+
   private static MortarRow mortarRow(ShuffleInput input) {
     return new MortarRow(
         BinaryStringData.fromString(input.recordKey()),
@@ -129,6 +158,12 @@ public enum SerdeContender {
         input.operation(),
         input.binaryRow());
   }
+
+  /** File ids per bucket, built once as Hudi's bucket assigner does. */
+  private static final String[] HUDI_FILE_IDS =
+      IntStream.range(0, ShuffleInput.BUCKETS)
+          .mapToObj(SerdeContender::hudiFileId)
+          .toArray(String[]::new);
 
   /** A bucket-index file id as Hudi builds it: 8-digit bucket, UUID tail, "-0" (38 chars). */
   private static String hudiFileId(int bucket) {

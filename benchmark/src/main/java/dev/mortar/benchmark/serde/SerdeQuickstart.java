@@ -28,7 +28,8 @@ public final class SerdeQuickstart {
             + " records per op, 1 warm-up + 1 measured iteration of 0.5 s each (quick mode)");
     // Indicative figures only: run even while another JMH process holds JMH's lock.
     System.setProperty("jmh.ignoreLock", "true");
-    Collection<RunResult> results = new Runner(options(TimeValue.milliseconds(500))).run();
+    Collection<RunResult> results =
+        new Runner(options("roundTrip", TimeValue.milliseconds(500))).run();
     Map<WorkloadSchema, Map<SerdeContender, Double>> sizes = new EnumMap<>(WorkloadSchema.class);
     for (WorkloadSchema schema : SCHEMAS) {
       sizes.put(schema, SerdeWireSizes.of(schema));
@@ -41,10 +42,13 @@ public final class SerdeQuickstart {
     }
   }
 
-  /** The benchmark over both schemas and every contender, in this JVM, one short iteration each. */
-  static Options options(TimeValue iterationTime) {
+  /**
+   * One method of the benchmark over both schemas and every contender, in this JVM, one short
+   * iteration each.
+   */
+  static Options options(String method, TimeValue iterationTime) {
     return new OptionsBuilder()
-        .include(ShuffleRowSerdeBenchmark.class.getName() + ".roundTrip")
+        .include(ShuffleRowSerdeBenchmark.class.getName() + "." + method + "$")
         .forks(0)
         .warmupIterations(1)
         .warmupTime(iterationTime)
