@@ -26,7 +26,7 @@ public final class Harness {
         .declare(
             "systems",
             "blackhole,mortar-avro,mortar-parquet,paimon",
-            "systems to compare: blackhole, mortar-avro, mortar-parquet, mortar-avro-no-meta, paimon")
+            "systems to compare: " + SystemUnderTest.flagNames(", "))
         .declare(
             "workloads",
             "schema1,schema3",

@@ -27,10 +27,7 @@ public record RunSpec(
   /** The flags of {@link RunOne} declared with their defaults. */
   public static Flags flags() {
     return new Flags("RunOne")
-        .declare(
-            "system",
-            "blackhole",
-            "blackhole | mortar-avro | mortar-parquet | mortar-avro-no-meta | paimon")
+        .declare("system", "blackhole", SystemUnderTest.flagNames(" | "))
         .declare("workload", "schema1", "schema1..schema4 or size<bytes>")
         .declare("rows", "1000000", "rows of the measured job")
         .declare("warmup-rows", "500000", "rows of the warm-up job (0 = none)")

@@ -1,7 +1,9 @@
 package dev.mortar.benchmark.e2e;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.apache.flink.table.api.TableEnvironment;
 
 /**
@@ -30,10 +32,7 @@ public enum SystemUnderTest {
 
   private static final String SINK = "workload_sink";
 
-  /**
-   * Parses the flag spelling ({@code blackhole}, {@code mortar-avro}, {@code mortar-parquet},
-   * {@code mortar-avro-no-meta}, {@code paimon}).
-   */
+  /** Parses the flag spelling ({@link #flagName()}), ignoring case. */
   public static SystemUnderTest parse(String text) {
     for (SystemUnderTest system : values()) {
       if (system.flagName().equalsIgnoreCase(text)) {
@@ -41,9 +40,14 @@ public enum SystemUnderTest {
       }
     }
     throw new IllegalArgumentException(
-        "unknown system '"
-            + text
-            + "': expected blackhole, mortar-avro, mortar-parquet, mortar-avro-no-meta or paimon");
+        "unknown system '" + text + "': expected one of " + flagNames(", "));
+  }
+
+  /** The flag spellings of every system, joined by {@code separator}, for help and errors. */
+  public static String flagNames(String separator) {
+    return Arrays.stream(values())
+        .map(SystemUnderTest::flagName)
+        .collect(Collectors.joining(separator));
   }
 
   /** The spelling in flags and reports. */
