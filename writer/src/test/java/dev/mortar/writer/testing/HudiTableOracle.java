@@ -79,16 +79,16 @@ public final class HudiTableOracle {
       HoodieTableFileSystemView view =
           FileSystemViewManager.createInMemoryFileSystemView(
               engine, metaClient, HoodieMetadataConfig.newBuilder().enable(false).build());
-      for (String partition : FSUtils.getAllPartitionPaths(engine, metaClient, false)) {
-        for (FileSlice slice : view.getLatestFileSlices(partition).toList()) {
-          readSlice(
+      SliceReader reader =
+          new SliceReader(
               metaClient,
               conf,
-              slice,
               schema,
               latest.get().requestedTime(),
-              fileGroupOfKey,
-              visitor);
+              RecordKeyReader.of(schema, metaClient));
+      for (String partition : FSUtils.getAllPartitionPaths(engine, metaClient, false)) {
+        for (FileSlice slice : view.getLatestFileSlices(partition).toList()) {
+          reader.read(slice, fileGroupOfKey, visitor);
         }
       }
     } catch (Exception e) {
@@ -134,38 +134,40 @@ public final class HudiTableOracle {
         metaClient.getActiveTimeline().getDeltaCommitTimeline().filterInflightsAndRequested());
   }
 
-  private static void readSlice(
+  /** Reads file slices of one table at one instant with Hudi's file group reader. */
+  private record SliceReader(
       HoodieTableMetaClient metaClient,
       StorageConfiguration<Configuration> conf,
-      FileSlice slice,
       Schema schema,
       String latestInstant,
-      Map<String, String> fileGroupOfKey,
-      RowVisitor visitor)
-      throws IOException {
-    HoodieFileGroupReader<IndexedRecord> reader =
-        HoodieFileGroupReader.<IndexedRecord>newBuilder()
-            .withReaderContext(
-                new HoodieAvroReaderContext(
-                    conf, metaClient.getTableConfig(), Option.empty(), Option.empty()))
-            .withHoodieTableMetaClient(metaClient)
-            .withLatestCommitTime(latestInstant)
-            .withFileSlice(slice)
-            .withDataSchema(schema)
-            .withRequestedSchema(schema)
-            .withProps(new TypedProperties())
-            .build();
-    String fileGroup = slice.getPartitionPath() + "/" + slice.getFileId();
-    try (ClosableIterator<IndexedRecord> records = reader.getClosableIterator()) {
-      while (records.hasNext()) {
-        IndexedRecord row = records.next();
-        String key = recordKey(row, metaClient);
-        String previous = fileGroupOfKey.put(key, fileGroup);
-        if (previous != null) {
-          throw new IllegalStateException(
-              "record key " + key + " is in two file groups: " + previous + " and " + fileGroup);
+      RecordKeyReader keys) {
+
+    void read(FileSlice slice, Map<String, String> fileGroupOfKey, RowVisitor visitor)
+        throws IOException {
+      HoodieFileGroupReader<IndexedRecord> reader =
+          HoodieFileGroupReader.<IndexedRecord>newBuilder()
+              .withReaderContext(
+                  new HoodieAvroReaderContext(
+                      conf, metaClient.getTableConfig(), Option.empty(), Option.empty()))
+              .withHoodieTableMetaClient(metaClient)
+              .withLatestCommitTime(latestInstant)
+              .withFileSlice(slice)
+              .withDataSchema(schema)
+              .withRequestedSchema(schema)
+              .withProps(new TypedProperties())
+              .build();
+      String fileGroup = slice.getPartitionPath() + "/" + slice.getFileId();
+      try (ClosableIterator<IndexedRecord> records = reader.getClosableIterator()) {
+        while (records.hasNext()) {
+          IndexedRecord row = records.next();
+          String key = keys.read(row);
+          String previous = fileGroupOfKey.put(key, fileGroup);
+          if (previous != null) {
+            throw new IllegalStateException(
+                "record key " + key + " is in two file groups: " + previous + " and " + fileGroup);
+          }
+          visitor.visit(key, row, slice);
         }
-        visitor.visit(key, row, slice);
       }
     }
   }
@@ -196,31 +198,34 @@ public final class HudiTableOracle {
   }
 
   /**
-   * The record's key: its {@code _hoodie_record_key}, or for a table without meta fields the key
-   * Hudi's key generators build from the record key fields ({@code value}, or {@code f1:v1,f2:v2}
-   * for several fields).
+   * Reads a record's key: its {@code _hoodie_record_key}, or for a table without meta fields the
+   * key Hudi's key generators build from the record key fields ({@code value}, or {@code
+   * f1:v1,f2:v2} for several fields). Field positions are resolved once per table.
    */
-  private static String recordKey(IndexedRecord row, HoodieTableMetaClient metaClient) {
-    Object metaKey = valueOf(row, "_hoodie_record_key");
-    if (metaKey != null) {
-      return metaKey.toString();
+  private record RecordKeyReader(int metaKeyPos, String[] fields, int[] fieldPos) {
+    static RecordKeyReader of(Schema schema, HoodieTableMetaClient metaClient) {
+      String[] fields = metaClient.getTableConfig().getRecordKeyFields().get();
+      int[] positions = new int[fields.length];
+      for (int i = 0; i < fields.length; i++) {
+        positions[i] = schema.getField(fields[i]).pos();
+      }
+      Schema.Field metaKey = schema.getField("_hoodie_record_key");
+      return new RecordKeyReader(metaKey == null ? -1 : metaKey.pos(), fields, positions);
     }
-    String[] fields = metaClient.getTableConfig().getRecordKeyFields().get();
-    if (fields.length == 1) {
-      return String.valueOf(valueOf(row, fields[0]));
-    }
-    StringBuilder key = new StringBuilder();
-    for (String field : fields) {
-      key.append(key.length() == 0 ? "" : ",")
-          .append(field)
-          .append(':')
-          .append(valueOf(row, field));
-    }
-    return key.toString();
-  }
 
-  private static Object valueOf(IndexedRecord row, String fieldName) {
-    Schema.Field field = row.getSchema().getField(fieldName);
-    return field == null ? null : row.get(field.pos());
+    String read(IndexedRecord row) {
+      Object metaKey = metaKeyPos < 0 ? null : row.get(metaKeyPos);
+      if (metaKey != null) {
+        return metaKey.toString();
+      }
+      if (fields.length == 1) {
+        return String.valueOf(row.get(fieldPos[0]));
+      }
+      StringBuilder key = new StringBuilder();
+      for (int i = 0; i < fields.length; i++) {
+        key.append(i == 0 ? "" : ",").append(fields[i]).append(':').append(row.get(fieldPos[i]));
+      }
+      return key.toString();
+    }
   }
 }
