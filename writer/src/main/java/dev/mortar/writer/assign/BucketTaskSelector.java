@@ -11,14 +11,21 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * bucket-to-task function ({@link BucketIndex#taskFor}), so Mortar and Hudi's Flink writer agree on
  * which task writes a file group. The selector computes the task; {@link TaskPartitioner} only
  * checks it against the real number of write tasks.
+ *
+ * <p>Hudi's function is {@code (start(partition) * buckets + bucket) % tasks}. Rows of one
+ * partition usually come in runs, so the selector keeps the task of the current partition's bucket
+ * 0 and adds {@code bucket % tasks} to it, wrapping once: the same task, by {@code (a + b) mod p =
+ * (a mod p + b mod p) mod p}, for one int remainder per row instead of two long ones.
  */
 public final class BucketTaskSelector implements KeySelector<MortarRow, Integer> {
   private static final long serialVersionUID = 1L;
 
   private final int buckets;
   private final int writeTasks;
-  private transient BinaryStringData lastPartitionData;
-  private transient String lastPartition;
+  private transient BinaryStringData lastPartition;
+
+  /** The task of bucket 0 of {@link #lastPartition}. */
+  private transient int firstTaskOfPartition;
 
   public BucketTaskSelector(int buckets, int writeTasks) {
     this.buckets = buckets;
@@ -28,11 +35,12 @@ public final class BucketTaskSelector implements KeySelector<MortarRow, Integer>
   @Override
   public Integer getKey(MortarRow row) {
     BinaryStringData partition = row.getPartitionPath();
-    if (!partition.equals(lastPartitionData)) {
-      lastPartition = partition.toString();
-      lastPartitionData = partition.copy();
+    if (!partition.equals(lastPartition)) {
+      firstTaskOfPartition = BucketIndex.taskFor(partition.toString(), 0, buckets, writeTasks);
+      lastPartition = partition.copy();
     }
-    return BucketIndex.taskFor(lastPartition, row.getBucket(), buckets, writeTasks);
+    int task = firstTaskOfPartition + row.getBucket() % writeTasks;
+    return task < writeTasks ? task : task - writeTasks;
   }
 
   /** Sends a row to the task its key names. */
