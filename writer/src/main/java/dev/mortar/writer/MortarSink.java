@@ -46,6 +46,10 @@ import org.apache.flink.table.types.logical.RowType;
  *           (chained to input)                                   │ instants
  *                                                         InstantCoordinator
  * </pre>
+ *
+ * With one write task behind an input of parallelism 1, that task owns every bucket and the
+ * assigner forwards to it instead: the write operator chains to the assigner, and rows skip the
+ * network (its serialization and the wake-up of an idle write thread for every network buffer).
  */
 public final class MortarSink {
   private final SinkSettings settings;
@@ -83,11 +87,14 @@ public final class MortarSink {
             .name("mortar-assign: " + settings.tableName())
             .setParallelism(input.getParallelism());
     uids.apply("mortar-assign").ifPresent(assigned::uid);
-    SingleOutputStreamOperator<WriteResult> written =
-        assigned
-            .partitionCustom(
+    DataStream<MortarRow> routed =
+        writeTasks == 1 && input.getParallelism() == 1
+            ? assigned.forward()
+            : assigned.partitionCustom(
                 new BucketTaskSelector.TaskPartitioner(writeTasks),
-                new BucketTaskSelector(settings.buckets(), writeTasks))
+                new BucketTaskSelector(settings.buckets(), writeTasks));
+    SingleOutputStreamOperator<WriteResult> written =
+        routed
             .transform(
                 "mortar-write: " + settings.tableName(),
                 new WriteResultTypeInfo(),

@@ -1,0 +1,68 @@
+package dev.mortar.writer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.writer.it.Changelog;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.StreamSupport;
+import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.streaming.runtime.partitioner.CustomPartitionerWrapper;
+import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * How rows reach the write tasks: through the bucket shuffle, except with one write task behind an
+ * input of parallelism 1, where the assigner forwards and the write operator joins its task.
+ */
+class MortarSinkTopologyTest {
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "input {0}, write tasks {1}: forwarded {2}")
+  @CsvSource({"1,1,true", "1,2,false", "2,1,false", "2,2,false"})
+  void writeTasksGetRowsThroughTheShuffleUnlessOneTaskFollowsOneInput(
+      int inputParallelism, int writeTasks, boolean forwarded) {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    DataStream<RowData> input =
+        env.fromSequence(1, 10)
+            .map(id -> (RowData) GenericRowData.of(id, null, null, null, null))
+            .returns(InternalTypeInfo.of(Changelog.ROW_TYPE))
+            .setParallelism(inputParallelism);
+    MortarSink.builder(Changelog.ROW_TYPE)
+        .path(dir.resolve("t").toUri().toString())
+        .recordKey("id")
+        .parallelism(writeTasks)
+        .build()
+        .sinkTo(input);
+    StreamGraph graph = env.getStreamGraph();
+
+    StreamNode write =
+        graph.getStreamNodes().stream()
+            .filter(node -> node.getOperatorName().startsWith("mortar-write"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(write.getInEdges()).hasSize(1);
+    assertThat(write.getInEdges().get(0).getPartitioner())
+        .isInstanceOf(forwarded ? ForwardPartitioner.class : CustomPartitionerWrapper.class);
+    List<String> tasks =
+        StreamSupport.stream(graph.getJobGraph().getVertices().spliterator(), false)
+            .map(JobVertex::getName)
+            .toList();
+    assertThat(tasks)
+        .as("a write task of its own")
+        .map(name -> name.startsWith("mortar-write"))
+        .contains(!forwarded);
+    if (forwarded) {
+      assertThat(tasks).anyMatch(name -> name.contains("mortar-assign: t -> mortar-write: t"));
+    }
+  }
+}
