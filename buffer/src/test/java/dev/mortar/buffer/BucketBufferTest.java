@@ -14,6 +14,8 @@ import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** De-duplication rules, the all-or-nothing append, and the too-large record. */
 class BucketBufferTest {
@@ -45,6 +47,27 @@ class BucketBufferTest {
             Map.entry("c", "2/DELETE/6"),
             Map.entry("d", "3/INSERT/8"));
     buffer.release();
+  }
+
+  /**
+   * Thousands of keys through many index growths, from the smallest page up: every key is found
+   * again, so its second record replaces the first.
+   */
+  @ParameterizedTest(name = "page {0} B")
+  @ValueSource(ints = {64, 128, 256, 1024, 4096})
+  void everyKeyIsFoundAgainAfterTheIndexGrows(int pageSize) {
+    int keys = 3_000;
+    try (PagePool big = new PagePool(pageSize, 4L << 20, false, true)) {
+      BucketBuffer buffer = big.newBuffer("dedup", true);
+      for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < keys; i++) {
+          append(buffer, "key-" + i, round, Operation.UPDATE, round);
+        }
+        assertThat(buffer.recordCount()).as("round %s", round).isEqualTo(keys);
+      }
+      assertThat(contents(buffer).values()).containsOnly("1/UPDATE/1");
+      buffer.release();
+    }
   }
 
   @Test
