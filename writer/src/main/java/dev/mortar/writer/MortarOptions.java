@@ -95,7 +95,9 @@ public final class MortarOptions {
           .intType()
           .noDefaultValue()
           .withDescription(
-              "Parallelism of the write tasks. Defaults to the parallelism of the input.");
+              "Parallelism of the write tasks. Defaults to the parallelism of the input. One"
+                  + " write task behind an input of parallelism 1 takes the rows without a shuffle"
+                  + " (chained to the input).");
 
   /** The write buffer's page memory per write task (the buffer module's option). */
   public static final ConfigOption<MemorySize> BUFFER_MEMORY = BufferOptions.MEMORY;
