@@ -7,8 +7,10 @@ import dev.mortar.serde.MortarRowTypeInfo;
 import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.assign.BucketTaskSelector;
 import dev.mortar.writer.assign.RowKeyAssigner;
+import dev.mortar.writer.assign.ShuffleRowMaker;
 import dev.mortar.writer.commit.CommitOperator;
 import dev.mortar.writer.write.BucketWriteOperatorFactory;
+import dev.mortar.writer.write.WriteInput;
 import dev.mortar.writer.write.WriteResult;
 import dev.mortar.writer.write.WriteResultTypeInfo;
 import java.util.List;
@@ -47,9 +49,10 @@ import org.apache.flink.table.types.logical.RowType;
  *                                                         InstantCoordinator
  * </pre>
  *
- * With one write task behind an input of parallelism 1, that task owns every bucket and the
- * assigner forwards to it instead: the write operator chains to the assigner, and rows skip the
- * network (its serialization and the wake-up of an idle write thread for every network buffer).
+ * With one write task behind an input of parallelism 1, that task owns every bucket: it is chained
+ * to the input and assigns key and bucket itself, so rows skip the network (its serialization and
+ * the wake-up of an idle write thread for every network buffer) and the copy between chained
+ * operators.
  */
 public final class MortarSink {
   private final SinkSettings settings;
@@ -81,25 +84,18 @@ public final class MortarSink {
   public DataStreamSink<Void> sinkTo(DataStream<RowData> input) {
     int writeTasks =
         settings.parallelism() != null ? settings.parallelism() : input.getParallelism();
-    SingleOutputStreamOperator<MortarRow> assigned =
-        input
-            .flatMap(new RowKeyAssigner(settings), new MortarRowTypeInfo(settings.rowType()))
-            .name("mortar-assign: " + settings.tableName())
-            .setParallelism(input.getParallelism());
-    uids.apply("mortar-assign").ifPresent(assigned::uid);
-    DataStream<MortarRow> routed =
-        writeTasks == 1 && input.getParallelism() == 1
-            ? assigned.forward()
-            : assigned.partitionCustom(
-                new BucketTaskSelector.TaskPartitioner(writeTasks),
-                new BucketTaskSelector(settings.buckets(), writeTasks));
     SingleOutputStreamOperator<WriteResult> written =
-        routed
-            .transform(
-                "mortar-write: " + settings.tableName(),
+        writeTasks == 1 && input.getParallelism() == 1
+            ? input.transform(
+                writeName(),
                 new WriteResultTypeInfo(),
-                new BucketWriteOperatorFactory(settings))
-            .setParallelism(writeTasks);
+                new BucketWriteOperatorFactory<>(settings, new ShuffleRowMaker(settings)))
+            : shuffle(input, writeTasks)
+                .transform(
+                    writeName(),
+                    new WriteResultTypeInfo(),
+                    new BucketWriteOperatorFactory<>(settings, WriteInput.shuffleRows()));
+    written.setParallelism(writeTasks);
     uids.apply("mortar-write").ifPresent(written::uid);
     SingleOutputStreamOperator<Void> committed =
         written
@@ -116,6 +112,23 @@ public final class MortarSink {
             .setParallelism(1);
     uids.apply("mortar-end").ifPresent(end::uid);
     return end;
+  }
+
+  /** The assigner, chained to the input, and the bucket shuffle to {@code writeTasks} tasks. */
+  private DataStream<MortarRow> shuffle(DataStream<RowData> input, int writeTasks) {
+    SingleOutputStreamOperator<MortarRow> assigned =
+        input
+            .flatMap(new RowKeyAssigner(settings), new MortarRowTypeInfo(settings.rowType()))
+            .name("mortar-assign: " + settings.tableName())
+            .setParallelism(input.getParallelism());
+    uids.apply("mortar-assign").ifPresent(assigned::uid);
+    return assigned.partitionCustom(
+        new BucketTaskSelector.TaskPartitioner(writeTasks),
+        new BucketTaskSelector(settings.buckets(), writeTasks));
+  }
+
+  private String writeName() {
+    return "mortar-write: " + settings.tableName();
   }
 
   /** Typed settings of the sink; every value is the {@link MortarOptions} option of that name. */

@@ -1,88 +1,32 @@
 package dev.mortar.writer.assign;
 
 import dev.mortar.serde.MortarRow;
-import dev.mortar.serde.Operation;
-import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.SinkSettings;
-import dev.mortar.writer.table.BucketIndex;
-import dev.mortar.writer.table.PartitionPaths;
-import dev.mortar.writer.table.RecordKeys;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.binary.BinaryStringData;
-import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
-/**
- * First step of the sink, chained to its input: turns a changelog {@link RowData} into the shuffle
- * row {@link MortarRow} — Hudi's record key and partition path, the bucket of the key, the
- * operation and the row as {@code BinaryRowData}. UPDATE_BEFORE rows are dropped (an upsert sink
- * needs only the after image). A row without a record key fails the job naming the fields and the
- * row, or is dropped and counted ({@code null-key.policy}).
- */
+/** First step of the sink in front of the bucket shuffle: a {@link ShuffleRowMaker} per task. */
 public final class RowKeyAssigner extends RichFlatMapFunction<RowData, MortarRow> {
   private static final long serialVersionUID = 1L;
 
-  private final SinkSettings settings;
-  private final KeyFields keyFields;
-  private final KeyFields partitionFields;
-
-  private transient RecordKeyEncoder recordKeys;
-  private transient PartitionPaths partitionPaths;
-  private transient PayloadWriter payloadWriter;
-  private transient MortarRow out;
-  private transient String[] partitionValues;
-  private transient String lastPartition;
-  private transient BinaryStringData lastPartitionData;
-  private transient Counter nullKeysDropped;
+  private final ShuffleRowMaker rows;
 
   public RowKeyAssigner(SinkSettings settings) {
-    this.settings = settings;
-    this.keyFields = KeyFields.of(settings.rowType(), settings.recordKeyFields(), "record key");
-    this.partitionFields =
-        KeyFields.of(settings.rowType(), settings.partitionFields(), "partition");
+    this.rows = new ShuffleRowMaker(settings);
   }
 
   @Override
   public void open(OpenContext openContext) {
-    recordKeys = RecordKeyEncoder.of(keyFields, RecordKeys.of(settings.tableSettings()));
-    partitionPaths = PartitionPaths.of(settings.tableSettings());
-    payloadWriter = new PayloadWriter(settings.rowType());
-    out = new MortarRow();
-    nullKeysDropped = getRuntimeContext().getMetricGroup().counter("numNullKeyRowsDropped");
+    rows.open(getRuntimeContext().getMetricGroup());
   }
 
   @Override
   public void flatMap(RowData row, Collector<MortarRow> collector) {
-    if (row.getRowKind() == RowKind.UPDATE_BEFORE) {
-      return;
+    MortarRow shuffleRow = rows.toShuffleRow(row);
+    if (shuffleRow != null) {
+      collector.collect(shuffleRow);
     }
-    BinaryStringData recordKey = recordKeys.encode(row);
-    if (recordKey == null) {
-      if (settings.nullKeyPolicy() == NullKeyPolicy.DROP) {
-        nullKeysDropped.inc();
-        return;
-      }
-      throw new IllegalArgumentException(
-          "record key field(s) "
-              + keyFields.names()
-              + " are null or empty in row "
-              + RowRenderer.render(row, settings.rowType())
-              + "; set 'null-key.policy' = 'drop' to drop and count such rows");
-    }
-    partitionValues = partitionFields.render(row, partitionValues);
-    String partition = partitionPaths.build(partitionValues);
-    if (!partition.equals(lastPartition)) {
-      lastPartition = partition;
-      lastPartitionData = BinaryStringData.fromString(partition);
-    }
-    out.setRecordKey(recordKey);
-    out.setPartitionPath(lastPartitionData);
-    out.setBucket(BucketIndex.bucketId(recordKey, settings.buckets()));
-    out.setOperation(Operation.fromRowKind(row.getRowKind()));
-    out.setPayload(payloadWriter.toBinaryRow(row));
-    collector.collect(out);
   }
 }

@@ -32,7 +32,9 @@ import org.apache.hadoop.fs.FileSystem;
 
 /**
  * A write task: buffers shuffle rows per (partition, bucket) and writes each flush of a bucket as
- * new log file(s) of the bucket's file group under the current instant.
+ * new log file(s) of the bucket's file group under the current instant. Its {@link WriteInput} says
+ * what it receives: shuffle rows from the bucket shuffle, or the sink's input rows when it is the
+ * only write task and is chained to its input.
  *
  * <p>Flushes happen when a bucket holds more than {@code write.batch-size}, when the page pool is
  * full (the largest other bucket goes first, then the append is retried), before every checkpoint
@@ -44,11 +46,12 @@ import org.apache.hadoop.fs.FileSystem;
  * file of that instant. The task keeps no state: a restarted task starts a fresh interval after the
  * restored checkpoint.
  */
-public final class BucketWriteOperator extends AbstractStreamOperator<WriteResult>
-    implements OneInputStreamOperator<MortarRow, WriteResult>, BoundedOneInput {
+public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteResult>
+    implements OneInputStreamOperator<IN, WriteResult>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
 
   private final SinkSettings settings;
+  private final WriteInput<IN> input;
 
   private transient OrderingField ordering;
   private transient LogWriterOptions logOptions;
@@ -64,8 +67,9 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
   @Nullable private transient String instant;
   private transient List<WriteStat> written;
 
-  BucketWriteOperator(SinkSettings settings) {
+  BucketWriteOperator(SinkSettings settings, WriteInput<IN> input) {
     this.settings = settings;
+    this.input = input;
   }
 
   @Override
@@ -88,6 +92,7 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
         new PagePool(settings.pageSize(), settings.bufferBytes(), settings.offHeap(), false);
     buffers = new BucketBuffers(pool, settings.tableName(), settings.buckets());
     metrics = new WriterMetrics(getMetricGroup(), buffers);
+    input.open(getMetricGroup());
     int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
     instantClient =
@@ -105,8 +110,11 @@ public final class BucketWriteOperator extends AbstractStreamOperator<WriteResul
   }
 
   @Override
-  public void processElement(StreamRecord<MortarRow> element) throws Exception {
-    MortarRow row = element.getValue();
+  public void processElement(StreamRecord<IN> element) throws Exception {
+    MortarRow row = input.toShuffleRow(element.getValue());
+    if (row == null) {
+      return;
+    }
     BucketSlot slot = buffers.slot(row.getPartitionPath(), row.getBucket());
     BinaryRowData payload = row.getPayload();
     long orderingValue = ordering.toLong(payload);

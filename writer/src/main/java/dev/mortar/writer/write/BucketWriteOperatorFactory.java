@@ -1,6 +1,5 @@
 package dev.mortar.writer.write;
 
-import dev.mortar.serde.MortarRow;
 import dev.mortar.writer.SinkSettings;
 import dev.mortar.writer.coordinator.InstantCoordinatorProvider;
 import org.apache.flink.runtime.jobgraph.OperatorID;
@@ -11,23 +10,29 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.StreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 
-/** Creates {@link BucketWriteOperator}s and their {@code InstantCoordinator}. */
-public final class BucketWriteOperatorFactory extends AbstractStreamOperatorFactory<WriteResult>
-    implements OneInputStreamOperatorFactory<MortarRow, WriteResult>,
+/**
+ * Creates {@link BucketWriteOperator}s and their {@code InstantCoordinator}.
+ *
+ * @param <IN> what the write tasks receive (see {@link WriteInput})
+ */
+public final class BucketWriteOperatorFactory<IN> extends AbstractStreamOperatorFactory<WriteResult>
+    implements OneInputStreamOperatorFactory<IN, WriteResult>,
         CoordinatedOperatorFactory<WriteResult> {
   private static final long serialVersionUID = 1L;
 
   private final SinkSettings settings;
+  private final WriteInput<IN> input;
 
-  public BucketWriteOperatorFactory(SinkSettings settings) {
+  public BucketWriteOperatorFactory(SinkSettings settings, WriteInput<IN> input) {
     this.settings = settings;
+    this.input = input;
   }
 
   @Override
   @SuppressWarnings("unchecked")
   public <T extends StreamOperator<WriteResult>> T createStreamOperator(
       StreamOperatorParameters<WriteResult> parameters) {
-    BucketWriteOperator operator = new BucketWriteOperator(settings);
+    BucketWriteOperator<IN> operator = new BucketWriteOperator<>(settings, input);
     operator.setup(
         parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
     return (T) operator;
