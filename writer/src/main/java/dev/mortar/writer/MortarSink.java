@@ -86,15 +86,8 @@ public final class MortarSink {
         settings.parallelism() != null ? settings.parallelism() : input.getParallelism();
     SingleOutputStreamOperator<WriteResult> written =
         writeTasks == 1 && input.getParallelism() == 1
-            ? input.transform(
-                writeName(),
-                new WriteResultTypeInfo(),
-                new BucketWriteOperatorFactory<>(settings, new ShuffleRowMaker(settings)))
-            : shuffle(input, writeTasks)
-                .transform(
-                    writeName(),
-                    new WriteResultTypeInfo(),
-                    new BucketWriteOperatorFactory<>(settings, WriteInput.shuffleRows()));
+            ? write(input, new ShuffleRowMaker(settings))
+            : write(shuffle(input, writeTasks), WriteInput.shuffleRows());
     written.setParallelism(writeTasks);
     uids.apply("mortar-write").ifPresent(written::uid);
     SingleOutputStreamOperator<Void> committed =
@@ -127,8 +120,13 @@ public final class MortarSink {
         new BucketTaskSelector(settings.buckets(), writeTasks));
   }
 
-  private String writeName() {
-    return "mortar-write: " + settings.tableName();
+  /** The write operator over {@code rows}, which {@code input} turns into shuffle rows. */
+  private <IN> SingleOutputStreamOperator<WriteResult> write(
+      DataStream<IN> rows, WriteInput<IN> input) {
+    return rows.transform(
+        "mortar-write: " + settings.tableName(),
+        new WriteResultTypeInfo(),
+        new BucketWriteOperatorFactory<>(settings, input));
   }
 
   /** Typed settings of the sink; every value is the {@link MortarOptions} option of that name. */
