@@ -14,6 +14,7 @@ import dev.mortar.serde.Operation;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySection;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
@@ -21,43 +22,65 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * {@link PagePool}. Appending copies the key and row bytes into the pages; nothing is allocated per
  * record.
  *
- * <p>With de-duplication on, only the latest record per key is kept: the one with the larger
- * ordering value, and on equal values the later arrival (a delete is a record like any other). A
- * record that loses is dropped. A winner of the same entry length overwrites the loser in place;
- * otherwise it is appended and the loser is marked superseded. The key index is a {@link
- * DedupIndex} in pages of the same pool.
+ * <p>With de-duplication ({@link Deduplication}) only the latest record per key is kept: the one
+ * with the larger ordering value, and on equal values the later arrival (a delete is a record like
+ * any other). The key index is a {@link DedupIndex} in pages of the same pool.
+ *
+ * <ul>
+ *   <li>{@link Deduplication#ON_APPEND}: a record that loses is dropped. A winner of the same entry
+ *       length overwrites the loser in place; otherwise it is appended and the loser is marked
+ *       superseded.
+ *   <li>{@link Deduplication#ON_READ}: appends reserve the index pages the keys may need ({@link
+ *       PagePool#reserve}); {@link #cursor()} indexes the entries appended since the last cursor,
+ *       in arrival order, and marks each loser superseded. Until then {@link #recordCount()} counts
+ *       the duplicates too. {@link #prepareForReading()} takes the reserved pages, so that a cursor
+ *       after it does not touch the pool and may run on another thread.
+ * </ul>
  *
  * <p>{@link #append} is all or nothing: it first checks that the pool can give every page the
- * record (and the index growth) needs, and only then writes. When it cannot, it returns {@code
- * false} and the buffer is exactly as before; the caller flushes another buffer ({@link
- * PagePool#largestBufferExcept}) and retries.
+ * record (and the index growth or reservation) needs, and only then writes. When it cannot, it
+ * returns {@code false} and the buffer is exactly as before; the caller flushes another buffer
+ * ({@link PagePool#largestBufferExcept}) and retries.
  *
  * <p>Not thread-safe; a cursor is invalidated by any change to the buffer.
  */
 public final class BucketBuffer {
   private final PagePool pool;
   private final String ownerName;
-  private final boolean deduplicate;
+  private final Deduplication deduplication;
   private final PageList data;
   private final DedupIndex index;
   private final BufferCursor cursor;
+  private final MemorySegment[] keyPage = new MemorySegment[1];
+  private final ScratchCopy keyScratch = new ScratchCopy();
 
   /** The longest entry an empty pool can hold, next to the first page of the de-dup index. */
   private final long maxEntryLength;
 
   private long writeAddress;
   private int recordCount;
+
+  /** ON_READ: entries before this address are in the index. */
+  private long indexedUpTo;
+
+  /** ON_READ: index pages set aside in the pool, not yet taken. */
+  private int reservedIndexPages;
+
+  /** ON_READ: the index has new pages and must be rebuilt from the first entry. */
+  private boolean reindexFromStart;
+
   private int modificationCount;
   private boolean released;
 
-  BucketBuffer(PagePool pool, String ownerName, boolean deduplicate) {
+  BucketBuffer(PagePool pool, String ownerName, Deduplication deduplication) {
     this.pool = pool;
     this.ownerName = ownerName;
-    this.deduplicate = deduplicate;
+    this.deduplication = deduplication;
     this.data = new PageList(pool, this);
-    this.index = deduplicate ? new DedupIndex(pool, this) : null;
+    this.index = deduplication.isOn() ? new DedupIndex(pool, this) : null;
     this.cursor = new BufferCursor(this, data);
-    this.maxEntryLength = (long) (pool.maxPages() - (deduplicate ? 1 : 0)) * pool.pageSize();
+    this.maxEntryLength =
+        (long) (pool.maxPages() - (deduplication.isOn() ? 1 : 0)) * pool.pageSize();
   }
 
   /**
@@ -77,10 +100,19 @@ public final class BucketBuffer {
     long entryLength = RecordEntryLayout.entryLength(keyLength, rowLength);
     if (entryLength > maxEntryLength) {
       throw new RecordTooLargeException(
-          ownerName, entryLength, pool.pageSize(), pool.budgetBytes(), deduplicate);
+          ownerName, entryLength, pool.pageSize(), pool.budgetBytes(), deduplication.isOn());
     }
-    if (!deduplicate) {
+    if (deduplication == Deduplication.OFF) {
       return appendEntry(entryLength, 0, keyBytes, orderingValue, operation, row) >= 0;
+    }
+    if (deduplication == Deduplication.ON_READ) {
+      int indexPages = indexPagesToReserveFor(recordCount + 1);
+      if (appendEntry(entryLength, indexPages, keyBytes, orderingValue, operation, row) < 0) {
+        return false;
+      }
+      pool.reserve(indexPages);
+      reservedIndexPages += indexPages;
+      return true;
     }
     int hash = keyBytes.hashCode();
     long slot = index.find(hash, keyBytes.getSegments(), keyBytes.getOffset(), keyLength, data);
@@ -114,7 +146,10 @@ public final class BucketBuffer {
     return true;
   }
 
-  /** Records a cursor will yield. */
+  /**
+   * Records a cursor will yield; with {@link Deduplication#ON_READ}, records held, of which a
+   * cursor may yield fewer.
+   */
   public int recordCount() {
     return recordCount;
   }
@@ -126,15 +161,15 @@ public final class BucketBuffer {
 
   /** Pages this buffer holds, for the data and the de-dup index. */
   public int pagesHeld() {
-    return data.pageCount() + (index == null ? 0 : index.pageCount());
+    return data.pageCount() + (index == null ? 0 : index.pageCount()) + reservedIndexPages;
   }
 
   public String ownerName() {
     return ownerName;
   }
 
-  public boolean isDeduplicating() {
-    return deduplicate;
+  public Deduplication deduplication() {
+    return deduplication;
   }
 
   /**
@@ -143,6 +178,10 @@ public final class BucketBuffer {
    */
   public BufferCursor cursor() {
     checkUsable();
+    if (deduplication == Deduplication.ON_READ) {
+      prepareForReading();
+      supersedeUnindexedLosers();
+    }
     cursor.reset(writeAddress, modificationCount);
     return cursor;
   }
@@ -154,6 +193,10 @@ public final class BucketBuffer {
     if (index != null) {
       index.clear();
     }
+    pool.unreserve(reservedIndexPages);
+    reservedIndexPages = 0;
+    indexedUpTo = 0;
+    reindexFromStart = false;
     writeAddress = 0;
     recordCount = 0;
     modificationCount++;
@@ -173,6 +216,84 @@ public final class BucketBuffer {
     clear();
     released = true;
     pool.deregister(this);
+  }
+
+  /**
+   * With {@link Deduplication#ON_READ}, takes the index pages that appends reserved, so that the
+   * next {@link #cursor()} needs nothing from the pool: a write task calls this on its own thread
+   * before it hands the buffer to the thread that reads it. Otherwise, and when nothing is
+   * reserved, does nothing.
+   */
+  public void prepareForReading() {
+    checkUsable();
+    if (reservedIndexPages == 0) {
+      return;
+    }
+    pool.unreserve(reservedIndexPages);
+    index.extendForReindex(reservedIndexPages);
+    reservedIndexPages = 0;
+    reindexFromStart = true;
+  }
+
+  /** Index pages to reserve so that the index can take {@code records} keys. */
+  private int indexPagesToReserveFor(int records) {
+    int needed = DedupIndex.pagesFor(records, pool.pageSize());
+    return Math.max(0, needed - index.pageCount() - reservedIndexPages);
+  }
+
+  /**
+   * ON_READ: adds the entries not yet indexed to the index in arrival order, marking the loser of
+   * each key superseded, as {@link #append} would have with {@link Deduplication#ON_APPEND}.
+   */
+  private void supersedeUnindexedLosers() {
+    if (reindexFromStart) {
+      index.clearSlots();
+      indexedUpTo = 0;
+      reindexFromStart = false;
+    }
+    long entry = indexedUpTo;
+    while (entry < writeAddress) {
+      int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
+      int rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
+      if (data.get(entry + STATE_OFFSET) == LIVE) {
+        indexLiveEntry(entry, keyLength);
+      }
+      entry += RecordEntryLayout.entryLength(keyLength, rowLength);
+    }
+    indexedUpTo = writeAddress;
+  }
+
+  private void indexLiveEntry(long entry, int keyLength) {
+    long keyAddress = entry + KEY_OFFSET;
+    MemorySegment[] key;
+    int keyOffset;
+    if (keyLength > 0 && data.inOnePage(keyAddress, keyLength)) {
+      key = keyPage;
+      key[0] = data.pageOf(keyAddress);
+      keyOffset = data.offsetIn(keyAddress);
+    } else {
+      key = keyScratch.copy(data, keyAddress, keyLength);
+      keyOffset = 0;
+    }
+    int hash = BinarySegmentUtils.hash(key, keyOffset, keyLength);
+    long slot = index.find(hash, key, keyOffset, keyLength, data);
+    if (!index.isOccupied(slot)) {
+      if (index.pagesToAddOneKey() != 0) {
+        throw new IllegalStateException(
+            "de-dup index of " + ownerName + " has fewer pages than its records need");
+      }
+      index.addNew(hash, entry);
+      return;
+    }
+    long previous = index.entryAt(slot);
+    if (data.getLong(entry + ORDERING_OFFSET) < data.getLong(previous + ORDERING_OFFSET)) {
+      data.put(entry + STATE_OFFSET, SUPERSEDED);
+    } else {
+      data.put(previous + STATE_OFFSET, SUPERSEDED);
+      index.replace(slot, hash, entry);
+    }
+    recordCount--;
+    modificationCount++;
   }
 
   int modificationCount() {

@@ -12,7 +12,6 @@ import static dev.mortar.buffer.RecordEntryLayout.STATE_OFFSET;
 import dev.mortar.serde.Operation;
 import java.util.ConcurrentModificationException;
 import org.apache.flink.core.memory.MemorySegment;
-import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 
@@ -29,8 +28,8 @@ public final class BufferCursor {
   private final MemorySegment[] keyPage = new MemorySegment[1];
   private final MemorySegment[] rowPage = new MemorySegment[1];
   private final BinaryStringData key = new BinaryStringData(keyPage, 0, 0);
-  private final Scratch keyScratch = new Scratch();
-  private final Scratch rowScratch = new Scratch();
+  private final ScratchCopy keyScratch = new ScratchCopy();
+  private final ScratchCopy rowScratch = new ScratchCopy();
   private BinaryRowData row = new BinaryRowData(0);
   private long nextEntry;
   private long end;
@@ -147,19 +146,6 @@ public final class BufferCursor {
   private void checkOnRecord() {
     if (!onRecord) {
       throw new IllegalStateException("cursor is not on a record: call next() first");
-    }
-  }
-
-  /** A reusable heap copy of a key or row that spans pages; grows in powers of two. */
-  private static final class Scratch {
-    private final MemorySegment[] segments = {MemorySegmentFactory.wrap(new byte[64])};
-
-    MemorySegment[] copy(PageList data, long address, int length) {
-      if (segments[0].size() < length) {
-        segments[0] = MemorySegmentFactory.wrap(new byte[Integer.highestOneBit(length - 1) << 1]);
-      }
-      data.copyTo(address, segments[0], length);
-      return segments;
     }
   }
 }

@@ -29,6 +29,17 @@ public final class BufferOptions {
           .defaultValue(false)
           .withDescription("Allocate buffer pages outside the Java heap.");
 
+  public static final ConfigOption<Deduplication> DEDUPLICATION =
+      ConfigOptions.key("buffer.deduplication")
+          .enumType(Deduplication.class)
+          .defaultValue(Deduplication.ON_READ)
+          .withDescription(
+              "When a bucket's buffer finds the latest record per key: 'on_read' when it is"
+                  + " flushed, on the task's flush thread, so the task's own thread only copies"
+                  + " rows in; 'on_append' as each row arrives, so a newer record of a key"
+                  + " replaces the older one at once and a stream that updates a few hot keys"
+                  + " fills the buffer (and flushes) less often.");
+
   private BufferOptions() {}
 
   /** The page pool of one write task as {@code config} sets it (strict checks off). */

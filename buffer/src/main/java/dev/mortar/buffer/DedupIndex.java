@@ -18,6 +18,9 @@ import org.apache.flink.core.memory.MemorySegment;
  * become more than {@link #MAX_LOAD_PERCENT}% full. Growth takes the new pages before it gives the
  * old ones back, so {@link #pagesToAddOneKey()} reports the full need up front. Keys are never
  * removed one by one: a newer entry for a key replaces the address in its slot.
+ *
+ * <p>For {@link Deduplication#ON_READ} the table is sized once for all keys to come ({@link
+ * #pagesFor}, {@link #extendForReindex}) and filled without growing.
  */
 final class DedupIndex {
   static final int MAX_LOAD_PERCENT = 75;
@@ -100,6 +103,37 @@ final class DedupIndex {
     }
     insert(table, slotMask, slotValue(hash, entry));
     keys++;
+  }
+
+  /**
+   * Pages a table needs to take {@code keys} keys without growing: the same sizes {@link #addNew}
+   * grows through.
+   */
+  static int pagesFor(int keys, int pageSize) {
+    if (keys == 0) {
+      return 0;
+    }
+    long slots = Math.max(pageSize / SLOT_BYTES, 1);
+    while ((long) keys * 100 > slots * MAX_LOAD_PERCENT) {
+      slots *= 2;
+    }
+    return (int) (slots * SLOT_BYTES / pageSize);
+  }
+
+  /**
+   * Adds {@code pages} pages (the caller has them from the pool) and forgets every key: the caller
+   * clears the slots ({@link #clearSlots}) and adds all keys again.
+   */
+  void extendForReindex(int pages) {
+    table.addPages(pages);
+    slotMask = table.capacity() / SLOT_BYTES - 1;
+    keys = 0;
+  }
+
+  /** Empties every slot, keeping the pages. */
+  void clearSlots() {
+    clearTable(table);
+    keys = 0;
   }
 
   /** Gives every page back; the index is empty and reusable after. */

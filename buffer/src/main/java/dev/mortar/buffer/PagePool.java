@@ -90,7 +90,7 @@ public final class PagePool implements AutoCloseable {
     return maxPages;
   }
 
-  /** Pages held by owners right now. */
+  /** Pages held or reserved by owners right now. */
   public int pagesInUse() {
     return pagesInUse;
   }
@@ -105,9 +105,9 @@ public final class PagePool implements AutoCloseable {
   }
 
   /** A new, empty buffer owned by {@code ownerName} (one per bucket), drawing pages from here. */
-  public BucketBuffer newBuffer(String ownerName, boolean deduplicate) {
+  public BucketBuffer newBuffer(String ownerName, Deduplication deduplication) {
     checkOpen();
-    BucketBuffer buffer = new BucketBuffer(this, ownerName, deduplicate);
+    BucketBuffer buffer = new BucketBuffer(this, ownerName, deduplication);
     owners.add(buffer);
     return buffer;
   }
@@ -173,6 +173,20 @@ public final class PagePool implements AutoCloseable {
   /** Whether {@code pages} more pages can be handed out now. */
   boolean canAcquire(int pages) {
     return pages <= maxPages - pagesInUse;
+  }
+
+  /**
+   * Sets {@code pages} aside for an owner that will take them later: they count as in use, so
+   * {@link #canAcquire} will not promise them to anyone else. The caller has checked {@link
+   * #canAcquire}.
+   */
+  void reserve(int pages) {
+    pagesInUse += pages;
+  }
+
+  /** Gives back pages set aside by {@link #reserve}, before taking them or instead of it. */
+  void unreserve(int pages) {
+    pagesInUse -= pages;
   }
 
   /** One page for {@code owner}; the caller has checked {@link #canAcquire}. */

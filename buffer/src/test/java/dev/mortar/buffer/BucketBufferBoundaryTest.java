@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class BucketBufferBoundaryTest {
   private static final int PAGE = 256;
   private final PagePool pool = new PagePool(PAGE, 16 * PAGE, true, true);
-  private final BucketBuffer buffer = pool.newBuffer("edge", false);
+  private final BucketBuffer buffer = pool.newBuffer("edge", Deduplication.OFF);
 
   @AfterEach
   void releaseAll() {

@@ -15,7 +15,8 @@ import org.apache.flink.table.data.binary.BinaryStringData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** De-duplication rules, the all-or-nothing append, and the too-large record. */
 class BucketBufferTest {
@@ -27,9 +28,12 @@ class BucketBufferTest {
     pool.close();
   }
 
-  @Test
-  void deduplicationKeepsTheLargestOrderingAndOnTiesTheLaterArrival() {
-    BucketBuffer buffer = pool.newBuffer("dedup", true);
+  @ParameterizedTest
+  @EnumSource(
+      value = Deduplication.class,
+      names = {"ON_APPEND", "ON_READ"})
+  void deduplicationKeepsTheLargestOrderingAndOnTiesTheLaterArrival(Deduplication deduplication) {
+    BucketBuffer buffer = pool.newBuffer("dedup", deduplication);
     append(buffer, "a", 5, Operation.INSERT, 1);
     append(buffer, "a", 4, Operation.UPDATE, 2); // smaller ordering: loses
     append(buffer, "b", 0, Operation.INSERT, 3);
@@ -39,13 +43,13 @@ class BucketBufferTest {
     append(buffer, "d", 3, Operation.DELETE, 7);
     append(buffer, "d", 3, Operation.INSERT, 8);
 
-    assertThat(buffer.recordCount()).isEqualTo(4);
     assertThat(contents(buffer))
         .containsOnly(
             Map.entry("a", "5/INSERT/1"),
             Map.entry("b", "0/UPDATE/4"),
             Map.entry("c", "2/DELETE/6"),
             Map.entry("d", "3/INSERT/8"));
+    assertThat(buffer.recordCount()).isEqualTo(4);
     buffer.release();
   }
 
@@ -53,16 +57,20 @@ class BucketBufferTest {
    * Thousands of keys through many index growths, from the smallest page up: every key is found
    * again, so its second record replaces the first.
    */
-  @ParameterizedTest(name = "page {0} B")
-  @ValueSource(ints = {64, 128, 256, 1024, 4096})
-  void everyKeyIsFoundAgainAfterTheIndexGrows(int pageSize) {
+  @ParameterizedTest(name = "page {0} B, {1}")
+  @CsvSource({
+    "64, ON_APPEND", "128, ON_APPEND", "256, ON_APPEND", "1024, ON_APPEND", "4096, ON_APPEND",
+    "64, ON_READ", "128, ON_READ", "256, ON_READ", "1024, ON_READ", "4096, ON_READ"
+  })
+  void everyKeyIsFoundAgainAfterTheIndexGrows(int pageSize, Deduplication deduplication) {
     int keys = 3_000;
     try (PagePool big = new PagePool(pageSize, 4L << 20, false, true)) {
-      BucketBuffer buffer = big.newBuffer("dedup", true);
+      BucketBuffer buffer = big.newBuffer("dedup", deduplication);
       for (int round = 0; round < 2; round++) {
         for (int i = 0; i < keys; i++) {
           append(buffer, "key-" + i, round, Operation.UPDATE, round);
         }
+        assertThat(contents(buffer)).as("round %s", round).hasSize(keys);
         assertThat(buffer.recordCount()).as("round %s", round).isEqualTo(keys);
       }
       assertThat(contents(buffer).values()).containsOnly("1/UPDATE/1");
@@ -72,7 +80,7 @@ class BucketBufferTest {
 
   @Test
   void winnerOfTheSameLengthOverwritesInPlaceOtherwiseTheLoserIsSuperseded() {
-    BucketBuffer buffer = pool.newBuffer("dedup", true);
+    BucketBuffer buffer = pool.newBuffer("dedup", Deduplication.ON_APPEND);
     append(buffer, "key", 1, Operation.INSERT, rowOfSize(200, (byte) 1));
     int pages = buffer.pagesHeld();
     for (int i = 2; i < 100; i++) {
@@ -91,19 +99,22 @@ class BucketBufferTest {
     buffer.release();
   }
 
-  @Test
-  void indexGrowsOverManyKeysAndFindsEveryOne() {
+  @ParameterizedTest
+  @EnumSource(
+      value = Deduplication.class,
+      names = {"ON_APPEND", "ON_READ"})
+  void indexGrowsOverManyKeysAndFindsEveryOne(Deduplication deduplication) {
     try (PagePool big = new PagePool(PAGE, 16384 * PAGE, true, false)) {
-      BucketBuffer buffer = big.newBuffer("many", true);
+      BucketBuffer buffer = big.newBuffer("many", deduplication);
       int keys = 20_000;
       for (int round = 0; round < 2; round++) {
         for (int k = 0; k < keys; k++) {
           append(buffer, "key-" + k, round, Operation.UPDATE, 10 * round + k % 7);
         }
       }
-      assertThat(buffer.recordCount()).isEqualTo(keys);
       Map<String, String> contents = contents(buffer);
       assertThat(contents).hasSize(keys);
+      assertThat(buffer.recordCount()).isEqualTo(keys);
       for (int k = 0; k < keys; k++) {
         assertThat(contents.get("key-" + k)).isEqualTo("1/UPDATE/" + (10 + k % 7));
       }
@@ -113,9 +124,9 @@ class BucketBufferTest {
 
   @Test
   void fullAppendLeavesTheBufferExactlyAsItWas() {
-    for (boolean deduplicate : new boolean[] {false, true}) {
-      BucketBuffer other = pool.newBuffer("other", false);
-      BucketBuffer buffer = pool.newBuffer("self", deduplicate);
+    for (Deduplication deduplication : Deduplication.values()) {
+      BucketBuffer other = pool.newBuffer("other", Deduplication.OFF);
+      BucketBuffer buffer = pool.newBuffer("self", deduplication);
       PagePoolTest.fillPages(other, 20);
       int i = 0;
       BinaryRowData row = rowOfSize(96, (byte) 0);
@@ -142,9 +153,39 @@ class BucketBufferTest {
     }
   }
 
+  /**
+   * ON_READ appends reserve the index pages; once {@link BucketBuffer#prepareForReading()} took
+   * them, reading needs nothing from the pool, even a full one (the strict pool would throw).
+   */
+  @Test
+  void onReadReservesTheIndexSoThatReadingTakesNothingFromAFullPool() {
+    BucketBuffer buffer = pool.newBuffer("on-read", Deduplication.ON_READ);
+    for (int i = 0; i < 120; i++) {
+      append(buffer, "key-" + i % 80, i / 80, Operation.UPDATE, i);
+    }
+    int pages = buffer.pagesHeld();
+    assertThat(pool.pagesInUse()).isEqualTo(pages);
+    BucketBuffer other = pool.newBuffer("other", Deduplication.OFF);
+    PagePoolTest.fillPages(other, pool.maxPages() - pages);
+    assertThat(pool.canAcquire(1)).isFalse();
+
+    buffer.prepareForReading();
+    assertThat(buffer.pagesHeld()).isEqualTo(pages);
+    Map<String, String> contents = contents(buffer);
+    assertThat(contents).hasSize(80);
+    for (int k = 0; k < 80; k++) {
+      String expected = k < 40 ? "1/UPDATE/" + (80 + k) : "0/UPDATE/" + k;
+      assertThat(contents.get("key-" + k)).as("key-%s", k).isEqualTo(expected);
+    }
+    assertThat(buffer.recordCount()).isEqualTo(80);
+    assertThat(buffer.pagesHeld()).isEqualTo(pages);
+    other.release();
+    buffer.release();
+  }
+
   @Test
   void recordThatCannotFitAnEmptyPoolFailsWithTheNumbersAndTheOption() {
-    BucketBuffer buffer = pool.newBuffer("bucket-7", true);
+    BucketBuffer buffer = pool.newBuffer("bucket-7", Deduplication.ON_APPEND);
     BinaryRowData row = rowOfSize(64 * PAGE - 16, (byte) 1);
     assertThatThrownBy(
             () -> buffer.append(BinaryStringData.fromString("k"), 0, Operation.INSERT, row))

@@ -20,9 +20,9 @@ class PagePoolTest {
   @Test
   void closeFailsNamingEveryOwnerAndItsPages() {
     PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true);
-    BucketBuffer a = pool.newBuffer("bucket-a", false);
-    BucketBuffer b = pool.newBuffer("bucket-b", false);
-    BucketBuffer idle = pool.newBuffer("bucket-idle", false);
+    BucketBuffer a = pool.newBuffer("bucket-a", Deduplication.OFF);
+    BucketBuffer b = pool.newBuffer("bucket-b", Deduplication.OFF);
+    BucketBuffer idle = pool.newBuffer("bucket-idle", Deduplication.OFF);
     fillPages(a, 2);
     fillPages(b, 1);
 
@@ -43,7 +43,7 @@ class PagePoolTest {
   @Test
   void releasedPagesAreReusedNotReallocated() {
     try (PagePool pool = new PagePool(PAGE, 8 * PAGE, false, false)) {
-      BucketBuffer buffer = pool.newBuffer("b", true);
+      BucketBuffer buffer = pool.newBuffer("b", Deduplication.ON_APPEND);
       for (int round = 0; round < 50; round++) {
         fillPages(buffer, 7);
         buffer.clear();
@@ -56,9 +56,9 @@ class PagePoolTest {
   @Test
   void largestBufferExceptNeverNamesTheCaller() {
     try (PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true)) {
-      BucketBuffer small = pool.newBuffer("small", false);
-      BucketBuffer large = pool.newBuffer("large", false);
-      BucketBuffer empty = pool.newBuffer("empty", false);
+      BucketBuffer small = pool.newBuffer("small", Deduplication.OFF);
+      BucketBuffer large = pool.newBuffer("large", Deduplication.OFF);
+      BucketBuffer empty = pool.newBuffer("empty", Deduplication.OFF);
       fillPages(small, 1);
       fillPages(large, 3);
 
@@ -76,9 +76,9 @@ class PagePoolTest {
   @Test
   void largestBufferChoosesOnlyAmongTheCandidates() {
     try (PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true)) {
-      BucketBuffer small = pool.newBuffer("small", false);
-      BucketBuffer medium = pool.newBuffer("medium", false);
-      BucketBuffer large = pool.newBuffer("large", false);
+      BucketBuffer small = pool.newBuffer("small", Deduplication.OFF);
+      BucketBuffer medium = pool.newBuffer("medium", Deduplication.OFF);
+      BucketBuffer large = pool.newBuffer("large", Deduplication.OFF);
       fillPages(small, 1);
       fillPages(medium, 2);
       fillPages(large, 3);
@@ -96,7 +96,7 @@ class PagePoolTest {
   @Test
   void strictPoolFailsOnDoubleReleaseAndUseAfterRelease() {
     PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true);
-    BucketBuffer buffer = pool.newBuffer("strict", false);
+    BucketBuffer buffer = pool.newBuffer("strict", Deduplication.OFF);
     fillPages(buffer, 2);
     BufferCursor cursor = buffer.cursor();
     assertThat(cursor.next()).isTrue();
@@ -122,7 +122,7 @@ class PagePoolTest {
   @Test
   void lenientPoolIgnoresASecondRelease() {
     try (PagePool pool = new PagePool(PAGE, 4 * PAGE, true, false)) {
-      BucketBuffer buffer = pool.newBuffer("lenient", false);
+      BucketBuffer buffer = pool.newBuffer("lenient", Deduplication.OFF);
       fillPages(buffer, 1);
       buffer.release();
       buffer.release();

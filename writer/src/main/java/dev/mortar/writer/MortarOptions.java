@@ -1,6 +1,7 @@
 package dev.mortar.writer;
 
 import dev.mortar.buffer.BufferOptions;
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.logformat.ParquetCodec;
 import java.util.List;
@@ -116,6 +117,10 @@ public final class MortarOptions {
   /** Pages off the Java heap (the buffer module's option). */
   public static final ConfigOption<Boolean> BUFFER_OFF_HEAP = BufferOptions.OFF_HEAP;
 
+  /** When the buffer de-duplicates (the buffer module's option). */
+  public static final ConfigOption<Deduplication> BUFFER_DEDUPLICATION =
+      BufferOptions.DEDUPLICATION;
+
   public static final ConfigOption<NullKeyPolicy> NULL_KEY_POLICY =
       ConfigOptions.key("null-key.policy")
           .enumType(NullKeyPolicy.class)
@@ -148,6 +153,7 @@ public final class MortarOptions {
         BUFFER_MEMORY,
         BUFFER_PAGE_SIZE,
         BUFFER_OFF_HEAP,
+        BUFFER_DEDUPLICATION,
         NULL_KEY_POLICY);
   }
 }

@@ -1,5 +1,6 @@
 package dev.mortar.writer;
 
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.logformat.ParquetCodec;
 import dev.mortar.serde.MortarRow;
@@ -228,6 +229,11 @@ public final class MortarSink {
 
     public Builder offHeapBuffer(boolean offHeap) {
       options.set(MortarOptions.BUFFER_OFF_HEAP, offHeap);
+      return this;
+    }
+
+    public Builder deduplication(Deduplication deduplication) {
+      options.set(MortarOptions.BUFFER_DEDUPLICATION, deduplication);
       return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.mortar.writer;
 
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.logformat.LogWriterOptions;
@@ -34,6 +35,7 @@ public final class SinkSettings implements Serializable {
   private final long batchBytes;
   private final int pageSize;
   private final boolean offHeap;
+  private final Deduplication deduplication;
   private final NullKeyPolicy nullKeyPolicy;
   private final LogBlockFormat blockFormat;
   private final ParquetCodec parquetCodec;
@@ -67,6 +69,7 @@ public final class SinkSettings implements Serializable {
     this.pageSize =
         (int) Math.min(Integer.MAX_VALUE, options.get(MortarOptions.BUFFER_PAGE_SIZE).getBytes());
     this.offHeap = options.get(MortarOptions.BUFFER_OFF_HEAP);
+    this.deduplication = options.get(MortarOptions.BUFFER_DEDUPLICATION);
     this.nullKeyPolicy = options.get(MortarOptions.NULL_KEY_POLICY);
     this.blockFormat = options.get(MortarOptions.LOG_BLOCK_FORMAT);
     this.parquetCodec = options.get(MortarOptions.LOG_PARQUET_CODEC);
@@ -180,6 +183,10 @@ public final class SinkSettings implements Serializable {
 
   public boolean offHeap() {
     return offHeap;
+  }
+
+  public Deduplication deduplication() {
+    return deduplication;
   }
 
   public NullKeyPolicy nullKeyPolicy() {

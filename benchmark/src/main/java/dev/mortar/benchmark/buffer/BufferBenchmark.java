@@ -3,6 +3,7 @@ package dev.mortar.benchmark.buffer;
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.BufferCursor;
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.serde.Operation;
 import java.io.IOException;
@@ -131,8 +132,8 @@ public class BufferBenchmark {
     row = new BinaryRowData(schema.rowType().getFieldCount());
     key = BinaryStringData.fromAddress(records[0], rowLengths[0], keyLengths[0]);
     pool = new PagePool(PAGE_SIZE, BUDGET, false, false);
-    dedupBuffer = pool.newBuffer("dedup", true);
-    plainBuffer = pool.newBuffer("plain", false);
+    dedupBuffer = pool.newBuffer("dedup", Deduplication.ON_APPEND);
+    plainBuffer = pool.newBuffer("plain", Deduplication.OFF);
 
     RowType rowType = schema.rowType();
     avroSchema = AvroSchemaConverter.convertToSchema(rowType);

@@ -1,6 +1,7 @@
 package dev.mortar.writer.write;
 
 import dev.mortar.buffer.BucketBuffer;
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.writer.table.BucketIndex;
 import java.util.ArrayList;
@@ -15,18 +16,24 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * The buckets a write task has seen, each with its de-duplicating {@link BucketBuffer} in the
  * task's one {@link PagePool}. Looked up by the shuffle row's partition bytes without decoding
  * them; a slot is created on first use and kept for the life of the task.
+ *
+ * <p>Only the task thread calls this class. A buffer it seals is read by the flush thread, so
+ * sealing takes the buffer's reserved index pages first ({@link BucketBuffer#prepareForReading}):
+ * the flush thread's cursor then never touches the pool.
  */
 final class BucketBuffers implements AutoCloseable {
   private final PagePool pool;
   private final String tableName;
   private final int buckets;
+  private final Deduplication deduplication;
   private final Map<BinaryStringData, BucketSlot[]> slotsByPartition = new HashMap<>();
   private final Map<BucketBuffer, BucketSlot> slotsByBuffer = new IdentityHashMap<>();
 
-  BucketBuffers(PagePool pool, String tableName, int buckets) {
+  BucketBuffers(PagePool pool, String tableName, int buckets, Deduplication deduplication) {
     this.pool = pool;
     this.tableName = tableName;
     this.buckets = buckets;
+    this.deduplication = deduplication;
   }
 
   BucketSlot slot(BinaryStringData partitionPath, int bucket) {
@@ -38,7 +45,7 @@ final class BucketBuffers implements AutoCloseable {
     BucketSlot slot = slots[bucket];
     if (slot == null) {
       String partition = partitionPath.toString();
-      BucketBuffer buffer = pool.newBuffer(partition + "#" + bucket, true);
+      BucketBuffer buffer = pool.newBuffer(partition + "#" + bucket, deduplication);
       slot =
           new BucketSlot(
               partition, bucket, BucketIndex.fileId(tableName, partition, bucket), buffer);
@@ -56,8 +63,8 @@ final class BucketBuffers implements AutoCloseable {
     return pool.largestBuffer(
             buffer ->
                 buffer != self.buffer()
-                    && buffer.recordCount() > 0
-                    && slotsByBuffer.containsKey(buffer))
+                    && slotsByBuffer.containsKey(buffer)
+                    && buffer.recordCount() > 0)
         .map(slotsByBuffer::get);
   }
 
@@ -67,8 +74,9 @@ final class BucketBuffers implements AutoCloseable {
    */
   BucketBuffer seal(BucketSlot slot) {
     BucketBuffer sealed = slot.buffer();
+    sealed.prepareForReading();
     slotsByBuffer.remove(sealed);
-    BucketBuffer fresh = pool.newBuffer(sealed.ownerName(), true);
+    BucketBuffer fresh = pool.newBuffer(sealed.ownerName(), deduplication);
     slot.replaceBuffer(fresh);
     slotsByBuffer.put(fresh, slot);
     return sealed;

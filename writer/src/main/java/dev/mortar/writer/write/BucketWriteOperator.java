@@ -90,7 +90,8 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     PagePool pool =
         new PagePool(settings.pageSize(), settings.bufferBytes(), settings.offHeap(), false);
-    buffers = new BucketBuffers(pool, settings.tableName(), settings.buckets());
+    buffers =
+        new BucketBuffers(pool, settings.tableName(), settings.buckets(), settings.deduplication());
     metrics = new WriterMetrics(getMetricGroup(), buffers);
     input.open(getMetricGroup());
     int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();

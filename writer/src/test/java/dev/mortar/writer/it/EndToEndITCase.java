@@ -1,7 +1,10 @@
 package dev.mortar.writer.it;
 
+import static dev.mortar.buffer.Deduplication.ON_APPEND;
+import static dev.mortar.buffer.Deduplication.ON_READ;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
@@ -34,18 +37,18 @@ class EndToEndITCase {
 
   static Stream<Arguments> jobs() {
     return Stream.of(
-        Arguments.of("datastream", 1, false, true, LogBlockFormat.AVRO, false, true),
-        Arguments.of("datastream", 2, true, true, LogBlockFormat.AVRO, true, true),
-        Arguments.of("datastream", 2, false, false, LogBlockFormat.PARQUET, false, true),
-        Arguments.of("datastream", 1, true, false, LogBlockFormat.PARQUET, true, true),
-        Arguments.of("sql", 2, true, true, LogBlockFormat.PARQUET, false, true),
-        Arguments.of("sql", 1, false, false, LogBlockFormat.AVRO, true, true),
-        Arguments.of("datastream", 2, true, true, LogBlockFormat.AVRO, false, false),
-        Arguments.of("sql", 1, false, false, LogBlockFormat.PARQUET, true, false));
+        Arguments.of("datastream", 1, false, true, LogBlockFormat.AVRO, false, true, ON_READ),
+        Arguments.of("datastream", 2, true, true, LogBlockFormat.AVRO, true, true, ON_APPEND),
+        Arguments.of("datastream", 2, false, false, LogBlockFormat.PARQUET, false, true, ON_READ),
+        Arguments.of("datastream", 1, true, false, LogBlockFormat.PARQUET, true, true, ON_APPEND),
+        Arguments.of("sql", 2, true, true, LogBlockFormat.PARQUET, false, true, ON_READ),
+        Arguments.of("sql", 1, false, false, LogBlockFormat.AVRO, true, true, ON_READ),
+        Arguments.of("datastream", 2, true, true, LogBlockFormat.AVRO, false, false, ON_APPEND),
+        Arguments.of("sql", 1, false, false, LogBlockFormat.PARQUET, true, false, ON_READ));
   }
 
   @ParameterizedTest(
-      name = "{0} p={1} partitioned={2} ordering={3} {4} smallBuffers={5} metaFields={6}")
+      name = "{0} p={1} partitioned={2} ordering={3} {4} smallBuffers={5} metaFields={6} {7}")
   @MethodSource("jobs")
   void hudiReaderSeesLatestRowPerKey(
       String api,
@@ -54,7 +57,8 @@ class EndToEndITCase {
       boolean ordering,
       LogBlockFormat format,
       boolean smallBuffers,
-      boolean metaFields)
+      boolean metaFields,
+      Deduplication deduplication)
       throws Exception {
     long seed = Long.getLong("mortar.seed", System.nanoTime());
     LOG.info(
@@ -77,7 +81,8 @@ class EndToEndITCase {
             250,
             smallBuffers,
             false,
-            metaFields);
+            metaFields,
+            deduplication);
     if (api.equals("sql")) {
       job.runSql(changelog);
     } else {
@@ -93,7 +98,19 @@ class EndToEndITCase {
   @Test
   void staticPartitionValuesReachTheRows() throws Exception {
     String path = dir.resolve("static").toUri().toString();
-    SinkJob job = new SinkJob(path, 1, true, true, LogBlockFormat.AVRO, 2, 100, false, false, true);
+    SinkJob job =
+        new SinkJob(
+            path,
+            1,
+            true,
+            true,
+            LogBlockFormat.AVRO,
+            2,
+            100,
+            false,
+            false,
+            true,
+            Deduplication.ON_READ);
     TableEnvironment tables = StreamTableEnvironment.create(job.environment());
     tables.executeSql(job.ddl("items")).await();
     tables

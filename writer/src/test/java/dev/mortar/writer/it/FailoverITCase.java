@@ -2,6 +2,7 @@ package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.it.Failures.Plan;
 import dev.mortar.writer.it.Failures.Point;
@@ -72,7 +73,8 @@ class FailoverITCase {
             100,
             false,
             true,
-            true);
+            true,
+            random.nextBoolean() ? Deduplication.ON_READ : Deduplication.ON_APPEND);
     Changelog changelog = Changelog.random(seed, CHANGES, 150, 100, 30);
     List<Point> points = new ArrayList<>(List.of(Point.values()));
     List<Plan> plans = new ArrayList<>();

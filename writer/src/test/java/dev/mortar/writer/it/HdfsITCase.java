@@ -2,6 +2,7 @@ package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
@@ -37,7 +38,18 @@ class HdfsITCase {
       LOG.info("seed {}, table {}", seed, path);
       Changelog changelog = Changelog.random(seed, 800, 200, 100, 30);
       SinkJob job =
-          new SinkJob(path, 2, true, true, LogBlockFormat.PARQUET, 2, 200, false, false, true);
+          new SinkJob(
+              path,
+              2,
+              true,
+              true,
+              LogBlockFormat.PARQUET,
+              2,
+              200,
+              false,
+              false,
+              true,
+              Deduplication.ON_READ);
       job.runSql(changelog);
       job.verify(changelog, conf);
       assertThat(HudiTableOracle.completedInstants(path)).hasSizeGreaterThan(1);

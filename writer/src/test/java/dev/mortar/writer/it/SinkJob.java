@@ -2,6 +2,7 @@ package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.testing.HudiTableOracle;
@@ -43,7 +44,8 @@ record SinkJob(
     int perCheckpoint,
     boolean smallBuffers,
     boolean restarts,
-    boolean metaFields) {
+    boolean metaFields,
+    Deduplication deduplication) {
 
   StreamExecutionEnvironment environment() {
     Configuration conf = new Configuration();
@@ -77,7 +79,8 @@ record SinkJob(
             .buckets(buckets)
             .parallelism(parallelism)
             .logBlockFormat(format)
-            .populateMetaFields(metaFields);
+            .populateMetaFields(metaFields)
+            .deduplication(deduplication);
     if (partitioned) {
       sink.partitionFields("dt");
     }
@@ -133,6 +136,8 @@ record SinkJob(
             .append(format.name().toLowerCase())
             .append("', 'sink.parallelism' = '")
             .append(parallelism)
+            .append("', 'buffer.deduplication' = '")
+            .append(deduplication.name().toLowerCase())
             .append("'");
     if (ordering) {
       with.append(", 'ordering.field' = 'ts'");

@@ -3,6 +3,7 @@ package dev.mortar.writer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.MortarSink;
@@ -38,7 +39,18 @@ class ValidationITCase {
 
   private void createTableWithKeyId() throws Exception {
     SinkJob job =
-        new SinkJob(path(), 1, true, true, LogBlockFormat.AVRO, 2, 1000, false, false, true);
+        new SinkJob(
+            path(),
+            1,
+            true,
+            true,
+            LogBlockFormat.AVRO,
+            2,
+            1000,
+            false,
+            false,
+            true,
+            Deduplication.ON_READ);
     Changelog changelog = Changelog.random(7, 50, 20, 0, 0);
     job.runDataStream(changelog);
     job.verify(changelog);

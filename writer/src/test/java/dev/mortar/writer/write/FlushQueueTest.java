@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mortar.buffer.BucketBuffer;
+import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.serde.Operation;
 import dev.mortar.writer.table.WriteStat;
@@ -89,7 +90,7 @@ class FlushQueueTest {
   }
 
   private BucketBuffer filled(String owner) {
-    BucketBuffer buffer = pool.newBuffer(owner, true);
+    BucketBuffer buffer = pool.newBuffer(owner, Deduplication.ON_APPEND);
     BinaryRowData row = new BinaryRowData(1);
     BinaryRowWriter writer = new BinaryRowWriter(row, 256);
     writer.writeString(0, BinaryStringData.fromString("x".repeat(200)));
