@@ -52,7 +52,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * shuffle delivers them).
  *
  * <ul>
- *   <li>{@code mortarDedup}, {@code mortarNoDedup}: {@link BucketBuffer} with de-dup on / off.
+ *   <li>{@code mortarDedup}, {@code mortarDedupOnRead}, {@code mortarNoDedup}: {@link BucketBuffer}
+ *       with de-dup on append, on read (the writer's default: the index is built when the cursor is
+ *       opened) and off.
  *   <li>{@code copiesInArrayList}: (a) {@code BinaryRowData.copy()} in an {@code ArrayList}, a
  *       {@code HashMap} from copied key to list index for de-dup.
  *   <li>{@code avroGenericRecords}: (b) the legacy Hudi path: each row converted to an Avro {@code
@@ -91,6 +93,7 @@ public class BufferBenchmark {
 
   private PagePool pool;
   private BucketBuffer dedupBuffer;
+  private BucketBuffer onReadBuffer;
   private BucketBuffer plainBuffer;
 
   private final List<HeldRow> heldRows = new ArrayList<>();
@@ -133,6 +136,7 @@ public class BufferBenchmark {
     key = BinaryStringData.fromAddress(records[0], rowLengths[0], keyLengths[0]);
     pool = new PagePool(PAGE_SIZE, BUDGET, false, false);
     dedupBuffer = pool.newBuffer("dedup", Deduplication.ON_APPEND);
+    onReadBuffer = pool.newBuffer("on-read", Deduplication.ON_READ);
     plainBuffer = pool.newBuffer("plain", Deduplication.OFF);
 
     RowType rowType = schema.rowType();
@@ -152,6 +156,7 @@ public class BufferBenchmark {
   @TearDown(Level.Trial)
   public void tearDown() {
     dedupBuffer.release();
+    onReadBuffer.release();
     plainBuffer.release();
     pool.close();
     sortBuffer.dispose();
@@ -167,6 +172,11 @@ public class BufferBenchmark {
   @Benchmark
   public void mortarDedup(Blackhole blackhole) {
     cycle(dedupBuffer, blackhole);
+  }
+
+  @Benchmark
+  public void mortarDedupOnRead(Blackhole blackhole) {
+    cycle(onReadBuffer, blackhole);
   }
 
   @Benchmark

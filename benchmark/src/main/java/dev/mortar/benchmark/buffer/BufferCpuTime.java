@@ -18,6 +18,7 @@ import org.openjdk.jmh.infra.Blackhole;
 public final class BufferCpuTime {
   private static final String[] CONTENDERS = {
     "mortarDedup",
+    "mortarDedupOnRead",
     "mortarNoDedup",
     "copiesInArrayList",
     "avroGenericRecords",

@@ -46,11 +46,13 @@ class BufferBenchmarkSmokeTest {
     assertThat(bytesPerRecord)
         .containsOnlyKeys(
             "mortarDedup",
+            "mortarDedupOnRead",
             "mortarNoDedup",
             "copiesInArrayList",
             "avroGenericRecords",
             "flinkSortBufferNoDedup");
     assertThat(bytesPerRecord.get("mortarDedup")).isLessThan(8.0);
+    assertThat(bytesPerRecord.get("mortarDedupOnRead")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("mortarNoDedup")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("copiesInArrayList")).isGreaterThan(100.0);
   }
