@@ -8,7 +8,6 @@ import org.apache.avro.Schema;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -20,12 +19,14 @@ import org.apache.hadoop.ipc.RemoteException;
  * does: data blocks cut at {@link LogWriterOptions#maxBlockSizeBytes()}, then one delete block if
  * there were deletes, all with the header {INSTANT_TIME, SCHEMA}.
  *
- * <p>Files are created lazily with {@code overwrite=false} through Hadoop's {@link FileSystem}, so
- * an existing file — a previous flush, or the remains of a crashed attempt — is never appended to:
- * the writer takes the next version instead — also when the file is still held open by an attempt
- * that has not died yet (HDFS {@code AlreadyBeingCreatedException}). A file that has reached {@link
- * LogWriterOptions#maxFileSizeBytes()} after a block is closed and the next version started. Each
- * file is {@code hsync}ed before it is closed. A writer is used for one flush and then discarded.
+ * <p>Files are created lazily and exclusively ({@link LogFileOutput#create}: with direct I/O on a
+ * local disk that supports it, else through Hadoop's {@link FileSystem} with {@code
+ * overwrite=false}), so an existing file — a previous flush, or the remains of a crashed attempt —
+ * is never appended to: the writer takes the next version instead — also when the file is still
+ * held open by an attempt that has not died yet (HDFS {@code AlreadyBeingCreatedException}). A file
+ * that has reached {@link LogWriterOptions#maxFileSizeBytes()} after a block is closed and the next
+ * version started. Each file is forced to disk before it is closed. A writer is used for one flush
+ * and then discarded.
  */
 public final class LogFileWriter implements Closeable {
   /**
@@ -53,7 +54,7 @@ public final class LogFileWriter implements Closeable {
   private final List<LogFileStat> stats = new ArrayList<>();
 
   private long seqCounter;
-  private FSDataOutputStream out;
+  private LogFileOutput out;
   private String fileName;
   private int version;
   private long fileBytes;
@@ -175,7 +176,7 @@ public final class LogFileWriter implements Closeable {
   public void close() throws IOException {
     finished = true;
     if (out != null) {
-      FSDataOutputStream abandoned = out;
+      LogFileOutput abandoned = out;
       out = null;
       abandoned.close();
     }
@@ -206,7 +207,9 @@ public final class LogFileWriter implements Closeable {
       version++;
       fileName = LogFileName.of(fileId, instantTime, version, writeToken);
       try {
-        out = fs.create(new Path(partitionDir, fileName), false, OUTPUT_BUFFER_BYTES);
+        out =
+            LogFileOutput.create(
+                fs, new Path(partitionDir, fileName), options.directIo(), OUTPUT_BUFFER_BYTES);
       } catch (FileAlreadyExistsException | AlreadyBeingCreatedException exists) {
         // Never append to an existing file (an earlier flush or a crashed attempt): next version.
       } catch (RemoteException remote) {
@@ -226,8 +229,7 @@ public final class LogFileWriter implements Closeable {
     if (out == null) {
       return;
     }
-    out.hsync();
-    out.close();
+    out.syncAndClose();
     out = null;
     stats.add(
         new LogFileStat(

@@ -19,6 +19,7 @@ public final class LogWriterOptions {
   private final boolean metaFields;
   private final String avroRecordName;
   private final boolean parquetDictionary;
+  private final boolean directIo;
 
   private LogWriterOptions(Builder builder) {
     this.maxFileSizeBytes = builder.maxFileSizeBytes;
@@ -28,6 +29,7 @@ public final class LogWriterOptions {
     this.metaFields = builder.metaFields;
     this.avroRecordName = builder.avroRecordName;
     this.parquetDictionary = builder.parquetDictionary;
+    this.directIo = builder.directIo;
   }
 
   public static LogWriterOptions defaults() {
@@ -54,6 +56,11 @@ public final class LogWriterOptions {
    */
   public BlockBuffer newContentBuffer() {
     return new BlockBuffer((int) Math.min(maxBlockSizeBytes + 1024, 1 << 20));
+  }
+
+  /** Local files are written with direct I/O where the disk supports it ({@link LogFileOutput}). */
+  public boolean directIo() {
+    return directIo;
   }
 
   public LogBlockFormat blockFormat() {
@@ -91,7 +98,8 @@ public final class LogWriterOptions {
         .parquetCodec(parquetCodec)
         .metaFields(metaFields)
         .avroRecordName(avroRecordName)
-        .parquetDictionary(parquetDictionary);
+        .parquetDictionary(parquetDictionary)
+        .directIo(directIo);
   }
 
   @Override
@@ -110,6 +118,8 @@ public final class LogWriterOptions {
         + avroRecordName
         + ", parquetDictionary="
         + parquetDictionary
+        + ", directIo="
+        + directIo
         + '}';
   }
 
@@ -122,8 +132,14 @@ public final class LogWriterOptions {
     private boolean metaFields = true;
     private String avroRecordName = DEFAULT_AVRO_RECORD_NAME;
     private boolean parquetDictionary = true;
+    private boolean directIo = true;
 
     private Builder() {}
+
+    public Builder directIo(boolean value) {
+      this.directIo = value;
+      return this;
+    }
 
     public Builder parquetDictionary(boolean value) {
       this.parquetDictionary = value;

@@ -91,6 +91,16 @@ public final class MortarOptions {
           .defaultValue(MemorySize.ofMebiBytes(128))
           .withDescription("A data block is cut past this size.");
 
+  public static final ConfigOption<Boolean> LOG_DIRECT_IO =
+      ConfigOptions.key("log.direct-io")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Write log files on a local disk with direct I/O (O_DIRECT): the bytes skip the"
+                  + " page cache, which saves most of the CPU a write costs, and no Hadoop .crc"
+                  + " file is written. Where the file system refuses direct I/O (tmpfs), and on"
+                  + " HDFS, files go through Hadoop's file system as with 'false'.");
+
   public static final ConfigOption<Integer> SINK_PARALLELISM =
       ConfigOptions.key("sink.parallelism")
           .intType()
@@ -148,6 +158,7 @@ public final class MortarOptions {
         LOG_PARQUET_DICTIONARY,
         LOG_MAX_FILE_SIZE,
         LOG_MAX_BLOCK_SIZE,
+        LOG_DIRECT_IO,
         SINK_PARALLELISM,
         WRITE_BATCH_SIZE,
         BUFFER_MEMORY,

@@ -212,6 +212,11 @@ public final class MortarSink {
       return this;
     }
 
+    public Builder directIo(boolean directIo) {
+      options.set(MortarOptions.LOG_DIRECT_IO, directIo);
+      return this;
+    }
+
     public Builder bufferSize(MemorySize size) {
       options.set(MortarOptions.BUFFER_MEMORY, size);
       return this;

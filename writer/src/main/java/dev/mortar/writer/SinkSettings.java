@@ -40,6 +40,7 @@ public final class SinkSettings implements Serializable {
   private final LogBlockFormat blockFormat;
   private final ParquetCodec parquetCodec;
   private final boolean parquetDictionary;
+  private final boolean directIo;
   private final long maxFileBytes;
   private final long maxBlockBytes;
   private final boolean populateMetaFields;
@@ -74,6 +75,7 @@ public final class SinkSettings implements Serializable {
     this.blockFormat = options.get(MortarOptions.LOG_BLOCK_FORMAT);
     this.parquetCodec = options.get(MortarOptions.LOG_PARQUET_CODEC);
     this.parquetDictionary = options.get(MortarOptions.LOG_PARQUET_DICTIONARY);
+    this.directIo = options.get(MortarOptions.LOG_DIRECT_IO);
     this.maxFileBytes = options.get(MortarOptions.LOG_MAX_FILE_SIZE).getBytes();
     this.maxBlockBytes = options.get(MortarOptions.LOG_MAX_BLOCK_SIZE).getBytes();
     this.populateMetaFields = options.get(MortarOptions.POPULATE_META_FIELDS);
@@ -203,6 +205,7 @@ public final class SinkSettings implements Serializable {
         .blockFormat(blockFormat)
         .parquetCodec(parquetCodec)
         .parquetDictionary(parquetDictionary)
+        .directIo(directIo)
         .maxFileSizeBytes(maxFileBytes)
         .maxBlockSizeBytes(maxBlockBytes)
         .metaFields(populateMetaFields)

@@ -1,0 +1,174 @@
+package dev.mortar.logformat;
+
+import static java.nio.file.StandardOpenOption.CREATE_NEW;
+import static java.nio.file.StandardOpenOption.WRITE;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A local log file written with direct I/O ({@code O_DIRECT}): the bytes go to the disk without
+ * being copied into the kernel's page cache. On the benchmark machine a buffered write costs about
+ * 2.2 ns of system CPU per byte and a direct one 0.13 ns (rfc/0003, "Writing the bytes"); the
+ * written file is not kept in memory, which a write-once log file does not need.
+ *
+ * <p>Direct I/O wants every write to start at a multiple of the file system's block size and to be
+ * a multiple of it long, from memory aligned the same way. Bytes collect in a direct staging buffer
+ * of whole blocks, written when full (one per writing thread, reused from file to file). At the end
+ * the last, partial block is padded with zeros and written, and the file is truncated to its real
+ * length. The file has no Hadoop {@code .crc} side file: Hadoop's local file system reads a file
+ * without one unchecked, as Hudi's reader does here.
+ */
+final class DirectLogFileOutput extends LogFileOutput {
+  private static final Logger LOG = LoggerFactory.getLogger(DirectLogFileOutput.class);
+  private static final AtomicBoolean WARNED = new AtomicBoolean();
+  static final int STAGE_BYTES = 1 << 20;
+
+  /** Where the staging buffer starts in memory; enough for the disks' logical block sizes. */
+  private static final int MEMORY_ALIGNMENT = 4096;
+
+  /**
+   * The staging buffer a closed file of this thread gave back, for the thread's next file: a flush
+   * thread writes one file after another and keeps one buffer.
+   */
+  private static final ThreadLocal<ByteBuffer> SPARE_STAGE = new ThreadLocal<>();
+
+  private final FileChannel channel;
+  private final int blockSize;
+  private final ByteBuffer stage;
+  private long written;
+  private boolean closed;
+
+  private DirectLogFileOutput(FileChannel channel, int blockSize) {
+    this.channel = channel;
+    this.blockSize = blockSize;
+    ByteBuffer spare = SPARE_STAGE.get();
+    if (spare == null) {
+      spare =
+          ByteBuffer.allocateDirect(STAGE_BYTES + MEMORY_ALIGNMENT).alignedSlice(MEMORY_ALIGNMENT);
+    } else {
+      SPARE_STAGE.remove();
+    }
+    this.stage = spare.clear().limit(STAGE_BYTES);
+  }
+
+  /**
+   * Creates {@code file} for direct writing, or returns {@code null} when its file system refuses
+   * direct I/O (tmpfs, for one), leaving no file behind.
+   *
+   * @throws org.apache.hadoop.fs.FileAlreadyExistsException when the file exists
+   */
+  @Nullable
+  static DirectLogFileOutput createIfSupported(File file) throws IOException {
+    Path path = file.toPath();
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(path, CREATE_NEW, WRITE, ExtendedOpenOption.DIRECT);
+    } catch (FileAlreadyExistsException exists) {
+      throw new org.apache.hadoop.fs.FileAlreadyExistsException(file + " already exists");
+    } catch (IOException | UnsupportedOperationException refused) {
+      // Some file systems refuse O_DIRECT only after creating the file: take back the empty file.
+      if (Files.isRegularFile(path) && Files.size(path) == 0) {
+        Files.delete(path);
+      }
+      if (WARNED.compareAndSet(false, true)) {
+        LOG.warn("No direct I/O for {} ({}): log files go through the page cache.", file, refused);
+      }
+      return null;
+    }
+    return new DirectLogFileOutput(channel, blockSize(path));
+  }
+
+  @Override
+  public void write(int b) throws IOException {
+    if (!stage.hasRemaining()) {
+      writeStage();
+    }
+    stage.put((byte) b);
+  }
+
+  @Override
+  public void write(byte[] bytes, int offset, int length) throws IOException {
+    while (length > 0) {
+      int chunk = Math.min(length, stage.remaining());
+      stage.put(bytes, offset, chunk);
+      offset += chunk;
+      length -= chunk;
+      if (!stage.hasRemaining()) {
+        writeStage();
+      }
+    }
+  }
+
+  @Override
+  void syncAndClose() throws IOException {
+    finish(true);
+  }
+
+  @Override
+  public void close() throws IOException {
+    finish(false);
+  }
+
+  private void finish(boolean sync) throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try (channel) {
+      writeTail();
+      if (sync) {
+        channel.force(true);
+      }
+    } finally {
+      SPARE_STAGE.set(stage);
+    }
+  }
+
+  /** Writes the last, partial block padded with zeros, then cuts the padding off the file. */
+  private void writeTail() throws IOException {
+    int tail = stage.position();
+    if (tail == 0) {
+      return;
+    }
+    long length = written + tail;
+    int padded = (tail + blockSize - 1) / blockSize * blockSize;
+    while (stage.position() < padded) {
+      stage.put((byte) 0);
+    }
+    stage.limit(padded);
+    writeStage();
+    channel.truncate(length);
+  }
+
+  /** Writes the staged bytes (whole blocks) at the end of the file and empties the stage. */
+  private void writeStage() throws IOException {
+    stage.flip();
+    while (stage.hasRemaining()) {
+      written += channel.write(stage, written);
+    }
+    stage.clear().limit(STAGE_BYTES);
+  }
+
+  private static int blockSize(Path path) {
+    try {
+      long size = Files.getFileStore(path).getBlockSize();
+      if (size > 0 && size <= STAGE_BYTES && Long.bitCount(size) == 1) {
+        return (int) size;
+      }
+    } catch (IOException | UnsupportedOperationException unknown) {
+      // fall through to the common block size
+    }
+    return MEMORY_ALIGNMENT;
+  }
+}
