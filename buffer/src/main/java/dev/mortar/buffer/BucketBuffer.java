@@ -51,8 +51,23 @@ public final class BucketBuffer {
   private final PageList data;
   private final DedupIndex index;
   private final BufferCursor cursor;
+
+  /**
+   * ON_READ indexes entries in groups: it hashes {@value #PROBE_GROUP} keys, touches their home
+   * slots (independent loads, so their cache misses overlap), then probes one by one.
+   */
+  private static final int PROBE_GROUP = 16;
+
+  private final long[] groupEntries = new long[PROBE_GROUP];
+  private final int[] groupHashes = new int[PROBE_GROUP];
   private final MemorySegment[] keyPage = new MemorySegment[1];
   private final ScratchCopy keyScratch = new ScratchCopy();
+
+  /** Where {@link #keyOf}'s key starts in the segments it returned. */
+  private int keyOffset;
+
+  /** The sum of the touched slots, kept so that the compiler keeps the loads. */
+  private long touchedSlots;
 
   /** The longest entry an empty pool can hold, next to the first page of the de-dup index. */
   private final long maxEntryLength;
@@ -253,29 +268,44 @@ public final class BucketBuffer {
     }
     long entry = indexedUpTo;
     while (entry < writeAddress) {
-      int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
-      int rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
-      if (data.get(entry + STATE_OFFSET) == LIVE) {
-        indexLiveEntry(entry, keyLength);
+      int grouped = 0;
+      while (entry < writeAddress && grouped < PROBE_GROUP) {
+        int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
+        int rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
+        if (data.get(entry + STATE_OFFSET) == LIVE) {
+          groupEntries[grouped] = entry;
+          groupHashes[grouped] =
+              BinarySegmentUtils.hash(keyOf(entry, keyLength), keyOffset, keyLength);
+          grouped++;
+        }
+        entry += RecordEntryLayout.entryLength(keyLength, rowLength);
       }
-      entry += RecordEntryLayout.entryLength(keyLength, rowLength);
+      touchedSlots += index.touchHomeSlots(groupHashes, grouped);
+      for (int i = 0; i < grouped; i++) {
+        indexLiveEntry(groupEntries[i], groupHashes[i]);
+      }
     }
     indexedUpTo = writeAddress;
   }
 
-  private void indexLiveEntry(long entry, int keyLength) {
+  /**
+   * The segments holding the key of {@code entry}: its page, or the scratch copy when it spans
+   * pages; the key starts at {@link #keyOffset} in them.
+   */
+  private MemorySegment[] keyOf(long entry, int keyLength) {
     long keyAddress = entry + KEY_OFFSET;
-    MemorySegment[] key;
-    int keyOffset;
     if (keyLength > 0 && data.inOnePage(keyAddress, keyLength)) {
-      key = keyPage;
-      key[0] = data.pageOf(keyAddress);
+      keyPage[0] = data.pageOf(keyAddress);
       keyOffset = data.offsetIn(keyAddress);
-    } else {
-      key = keyScratch.copy(data, keyAddress, keyLength);
-      keyOffset = 0;
+      return keyPage;
     }
-    int hash = BinarySegmentUtils.hash(key, keyOffset, keyLength);
+    keyOffset = 0;
+    return keyScratch.copy(data, keyAddress, keyLength);
+  }
+
+  private void indexLiveEntry(long entry, int hash) {
+    int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
+    MemorySegment[] key = keyOf(entry, keyLength);
     long slot = index.find(hash, key, keyOffset, keyLength, data);
     if (!index.isOccupied(slot)) {
       if (index.pagesToAddOneKey() != 0) {
