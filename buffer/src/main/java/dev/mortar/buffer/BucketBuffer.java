@@ -60,11 +60,7 @@ public final class BucketBuffer {
 
   private final long[] groupEntries = new long[PROBE_GROUP];
   private final int[] groupHashes = new int[PROBE_GROUP];
-  private final MemorySegment[] keyPage = new MemorySegment[1];
-  private final ScratchCopy keyScratch = new ScratchCopy();
-
-  /** Where {@link #keyOf}'s key starts in the segments it returned. */
-  private int keyOffset;
+  private final PageRangeView keyView = new PageRangeView();
 
   /** The sum of the touched slots, kept so that the compiler keeps the loads. */
   private long touchedSlots;
@@ -274,8 +270,8 @@ public final class BucketBuffer {
         int rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
         if (data.get(entry + STATE_OFFSET) == LIVE) {
           groupEntries[grouped] = entry;
-          groupHashes[grouped] =
-              BinarySegmentUtils.hash(keyOf(entry, keyLength), keyOffset, keyLength);
+          MemorySegment[] key = keyView.point(data, entry + KEY_OFFSET, keyLength);
+          groupHashes[grouped] = BinarySegmentUtils.hash(key, keyView.offset(), keyLength);
           grouped++;
         }
         entry += RecordEntryLayout.entryLength(keyLength, rowLength);
@@ -288,25 +284,10 @@ public final class BucketBuffer {
     indexedUpTo = writeAddress;
   }
 
-  /**
-   * The segments holding the key of {@code entry}: its page, or the scratch copy when it spans
-   * pages; the key starts at {@link #keyOffset} in them.
-   */
-  private MemorySegment[] keyOf(long entry, int keyLength) {
-    long keyAddress = entry + KEY_OFFSET;
-    if (keyLength > 0 && data.inOnePage(keyAddress, keyLength)) {
-      keyPage[0] = data.pageOf(keyAddress);
-      keyOffset = data.offsetIn(keyAddress);
-      return keyPage;
-    }
-    keyOffset = 0;
-    return keyScratch.copy(data, keyAddress, keyLength);
-  }
-
   private void indexLiveEntry(long entry, int hash) {
     int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
-    MemorySegment[] key = keyOf(entry, keyLength);
-    long slot = index.find(hash, key, keyOffset, keyLength, data);
+    MemorySegment[] key = keyView.point(data, entry + KEY_OFFSET, keyLength);
+    long slot = index.find(hash, key, keyView.offset(), keyLength, data);
     if (!index.isOccupied(slot)) {
       if (index.pagesToAddOneKey() != 0) {
         throw new IllegalStateException(

@@ -25,11 +25,9 @@ import org.apache.flink.table.data.binary.BinaryStringData;
 public final class BufferCursor {
   private final BucketBuffer buffer;
   private final PageList data;
-  private final MemorySegment[] keyPage = new MemorySegment[1];
-  private final MemorySegment[] rowPage = new MemorySegment[1];
-  private final BinaryStringData key = new BinaryStringData(keyPage, 0, 0);
-  private final ScratchCopy keyScratch = new ScratchCopy();
-  private final ScratchCopy rowScratch = new ScratchCopy();
+  private final PageRangeView keyView = new PageRangeView();
+  private final PageRangeView rowView = new PageRangeView();
+  private final BinaryStringData key = new BinaryStringData(new MemorySegment[1], 0, 0);
   private BinaryRowData row = new BinaryRowData(0);
   private long nextEntry;
   private long end;
@@ -121,26 +119,12 @@ public final class BufferCursor {
   }
 
   private void pointKeyAndRow(long entry) {
-    long keyAddress = entry + KEY_OFFSET;
     key.setJavaObject(null);
-    if (liesInOnePage(keyAddress, keyLength)) {
-      keyPage[0] = data.pageOf(keyAddress);
-      key.getBinarySection().pointTo(keyPage, data.offsetIn(keyAddress), keyLength);
-    } else {
-      key.getBinarySection().pointTo(keyScratch.copy(data, keyAddress, keyLength), 0, keyLength);
-    }
+    MemorySegment[] keySegments = keyView.point(data, entry + KEY_OFFSET, keyLength);
+    key.getBinarySection().pointTo(keySegments, keyView.offset(), keyLength);
     long rowAddress = entry + RecordEntryLayout.rowOffset(keyLength);
-    if (liesInOnePage(rowAddress, rowLength)) {
-      rowPage[0] = data.pageOf(rowAddress);
-      row.pointTo(rowPage, data.offsetIn(rowAddress), rowLength);
-    } else {
-      row.pointTo(rowScratch.copy(data, rowAddress, rowLength), 0, rowLength);
-    }
-  }
-
-  /** Empty ranges go to the scratch area: their address may be the end of the last page. */
-  private boolean liesInOnePage(long address, int length) {
-    return length > 0 && data.inOnePage(address, length);
+    MemorySegment[] rowSegments = rowView.point(data, rowAddress, rowLength);
+    row.pointTo(rowSegments, rowView.offset(), rowLength);
   }
 
   private void checkOnRecord() {
