@@ -138,7 +138,7 @@ public final class BucketBuffer {
       return true;
     }
     long previous = index.entryAt(slot);
-    if (orderingValue < data.getLong(previous + ORDERING_OFFSET)) {
+    if (losesTo(orderingValue, previous)) {
       return true;
     }
     int previousRowLength = data.getInt(previous + ROW_LENGTH_OFFSET);
@@ -297,7 +297,7 @@ public final class BucketBuffer {
       return;
     }
     long previous = index.entryAt(slot);
-    if (data.getLong(entry + ORDERING_OFFSET) < data.getLong(previous + ORDERING_OFFSET)) {
+    if (losesTo(data.getLong(entry + ORDERING_OFFSET), previous)) {
       data.put(entry + STATE_OFFSET, SUPERSEDED);
     } else {
       data.put(previous + STATE_OFFSET, SUPERSEDED);
@@ -305,6 +305,14 @@ public final class BucketBuffer {
     }
     recordCount--;
     modificationCount++;
+  }
+
+  /**
+   * Whether a record of {@code orderingValue} loses to the live entry of its key at {@code
+   * previous}: a smaller ordering value loses; on equal values the later arrival wins.
+   */
+  private boolean losesTo(long orderingValue, long previous) {
+    return orderingValue < data.getLong(previous + ORDERING_OFFSET);
   }
 
   int modificationCount() {
