@@ -128,10 +128,9 @@ final class DedupIndex {
     if (keys == 0) {
       return 0;
     }
-    long slots = Math.max(pageSize / SLOT_BYTES, 1);
-    while ((long) keys * 100 > slots * MAX_LOAD_PERCENT) {
-      slots *= 2;
-    }
+    // the smallest power of two of slots, at least a page of them, with keys * 100 <= slots * load
+    long minSlots = ((long) keys * 100 + MAX_LOAD_PERCENT - 1) / MAX_LOAD_PERCENT;
+    long slots = Math.max(pageSize / SLOT_BYTES, Long.highestOneBit(minSlots - 1) << 1);
     return (int) (slots * SLOT_BYTES / pageSize);
   }
 

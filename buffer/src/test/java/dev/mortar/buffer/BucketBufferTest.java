@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** De-duplication rules, the all-or-nothing append, and the too-large record. */
 class BucketBufferTest {
@@ -75,6 +76,23 @@ class BucketBufferTest {
       }
       assertThat(contents(buffer).values()).containsOnly("1/UPDATE/1");
       buffer.release();
+    }
+  }
+
+  /** ON_READ reserves, key by key, exactly the index pages ON_APPEND's index grows to. */
+  @ParameterizedTest(name = "page {0} B")
+  @ValueSource(ints = {64, 256, 4096})
+  void onReadReservesThePagesTheOnAppendIndexGrowsTo(int pageSize) {
+    try (PagePool big = new PagePool(pageSize, 64L << 20, false, true)) {
+      BucketBuffer onAppend = big.newBuffer("on-append", Deduplication.ON_APPEND);
+      BucketBuffer onRead = big.newBuffer("on-read", Deduplication.ON_READ);
+      for (int i = 0; i < 5_000; i++) {
+        append(onAppend, "key-" + i, 0, Operation.INSERT, i);
+        append(onRead, "key-" + i, 0, Operation.INSERT, i);
+        assertThat(onRead.pagesHeld()).as("after key %s", i).isEqualTo(onAppend.pagesHeld());
+      }
+      onAppend.release();
+      onRead.release();
     }
   }
 
