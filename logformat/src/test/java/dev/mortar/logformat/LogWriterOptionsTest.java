@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 class LogWriterOptionsTest {
 
   @Test
-  void defaultsAreHudisFlinkDefaults() {
+  void defaultsAreHudisFlinkDefaultsButTheBlockSize() {
     LogWriterOptions options = LogWriterOptions.defaults();
     assertThat(options.maxFileSizeBytes()).isEqualTo(1L << 30);
-    assertThat(options.maxBlockSizeBytes()).isEqualTo(128L << 20);
+    assertThat(options.maxBlockSizeBytes()).isEqualTo(8L << 20);
     assertThat(options.blockFormat()).isEqualTo(LogBlockFormat.AVRO);
     assertThat(options.parquetCodec()).isEqualTo(ParquetCodec.SNAPPY);
     assertThat(options.metaFields()).isTrue();

@@ -88,8 +88,10 @@ public final class MortarOptions {
   public static final ConfigOption<MemorySize> LOG_MAX_BLOCK_SIZE =
       ConfigOptions.key("log.max-block-size")
           .memoryType()
-          .defaultValue(MemorySize.ofMebiBytes(128))
-          .withDescription("A data block is cut past this size.");
+          .defaultValue(MemorySize.ofMebiBytes(8))
+          .withDescription(
+              "A data block is cut past this size. A write task encodes a whole block in memory"
+                  + " before writing it (Hudi: 128 mb).");
 
   public static final ConfigOption<Boolean> LOG_DIRECT_IO =
       ConfigOptions.key("log.direct-io")
