@@ -1,19 +1,15 @@
 package dev.mortar.logformat;
 
 import java.util.Objects;
+import javax.annotation.Nullable;
 
 /**
  * Immutable options of a {@link LogFileWriter}. Defaults are Hudi 1.1's Flink defaults — 1 GiB
- * files ({@code write.log.max.size}), Avro blocks, meta fields populated — except the block size: 8
- * MiB where Hudi cuts at 128 MiB ({@code write.log_block.size}). A block is encoded whole into one
- * array before it is written, so the block size is memory every write task holds outside its page
- * pool; at 8 MiB that array is allocated once, at full size, and never grows (grown to 64 MiB by
- * copying, it took a quarter of the flush thread in a Schema1 profile). Each block repeats the
- * schema in its header: about 2 KB, 0.03 % of 8 MiB.
+ * files ({@code write.log.max.size}), Avro blocks, meta fields populated — except the size of Avro
+ * blocks ({@link LogBlockFormat#defaultMaxBlockSizeBytes()}).
  */
 public final class LogWriterOptions {
   public static final long DEFAULT_MAX_FILE_SIZE_BYTES = 1L << 30;
-  public static final long DEFAULT_MAX_BLOCK_SIZE_BYTES = 8L << 20;
   public static final String DEFAULT_AVRO_RECORD_NAME = "record";
 
   /** Room in a new content buffer for the record that takes a block past its size. */
@@ -21,6 +17,10 @@ public final class LogWriterOptions {
 
   private final long maxFileSizeBytes;
   private final long maxBlockSizeBytes;
+
+  /** Whether the block size was set, rather than the block format's default. */
+  private final boolean maxBlockSizeSet;
+
   private final LogBlockFormat blockFormat;
   private final ParquetCodec parquetCodec;
   private final boolean metaFields;
@@ -30,7 +30,11 @@ public final class LogWriterOptions {
 
   private LogWriterOptions(Builder builder) {
     this.maxFileSizeBytes = builder.maxFileSizeBytes;
-    this.maxBlockSizeBytes = builder.maxBlockSizeBytes;
+    this.maxBlockSizeSet = builder.maxBlockSizeBytes != null;
+    this.maxBlockSizeBytes =
+        maxBlockSizeSet
+            ? builder.maxBlockSizeBytes
+            : builder.blockFormat.defaultMaxBlockSizeBytes();
     this.blockFormat = builder.blockFormat;
     this.parquetCodec = builder.parquetCodec;
     this.metaFields = builder.metaFields;
@@ -52,20 +56,22 @@ public final class LogWriterOptions {
     return maxFileSizeBytes;
   }
 
-  /** A data block is cut once its encoded content has reached this size. */
+  /**
+   * A data block is cut once its encoded content has reached this size; unless set, the block
+   * format's default.
+   */
   public long maxBlockSizeBytes() {
     return maxBlockSizeBytes;
   }
 
   /**
-   * A new buffer to encode data blocks into, reusable across writers: a whole block (at most the
-   * default block size) plus room for the record that crosses the limit, so that with blocks up to
-   * the default it never grows. A block of larger records or a larger block size grows it, by
-   * doubling, to the largest block written.
+   * A new buffer to encode data blocks into, reusable across writers: a whole block, at most the
+   * default Avro block, plus room for the record that crosses the limit, so that with default Avro
+   * blocks it never grows. Larger blocks grow it, by doubling, to the largest block written.
    */
   public BlockBuffer newContentBuffer() {
-    return new BlockBuffer(
-        (int) Math.min(maxBlockSizeBytes, DEFAULT_MAX_BLOCK_SIZE_BYTES) + CROSSING_RECORD_ROOM);
+    long firstSize = Math.min(maxBlockSizeBytes, LogBlockFormat.AVRO.defaultMaxBlockSizeBytes());
+    return new BlockBuffer((int) firstSize + CROSSING_RECORD_ROOM);
   }
 
   /** Local files are written with direct I/O where the disk supports it ({@link LogFileOutput}). */
@@ -101,15 +107,16 @@ public final class LogWriterOptions {
   }
 
   public Builder toBuilder() {
-    return builder()
-        .maxFileSizeBytes(maxFileSizeBytes)
-        .maxBlockSizeBytes(maxBlockSizeBytes)
-        .blockFormat(blockFormat)
-        .parquetCodec(parquetCodec)
-        .metaFields(metaFields)
-        .avroRecordName(avroRecordName)
-        .parquetDictionary(parquetDictionary)
-        .directIo(directIo);
+    Builder builder =
+        builder()
+            .maxFileSizeBytes(maxFileSizeBytes)
+            .blockFormat(blockFormat)
+            .parquetCodec(parquetCodec)
+            .metaFields(metaFields)
+            .avroRecordName(avroRecordName)
+            .parquetDictionary(parquetDictionary)
+            .directIo(directIo);
+    return maxBlockSizeSet ? builder.maxBlockSizeBytes(maxBlockSizeBytes) : builder;
   }
 
   @Override
@@ -136,7 +143,7 @@ public final class LogWriterOptions {
   /** Builder; {@link #build()} validates. */
   public static final class Builder {
     private long maxFileSizeBytes = DEFAULT_MAX_FILE_SIZE_BYTES;
-    private long maxBlockSizeBytes = DEFAULT_MAX_BLOCK_SIZE_BYTES;
+    @Nullable private Long maxBlockSizeBytes;
     private LogBlockFormat blockFormat = LogBlockFormat.AVRO;
     private ParquetCodec parquetCodec = ParquetCodec.SNAPPY;
     private boolean metaFields = true;
@@ -161,6 +168,7 @@ public final class LogWriterOptions {
       return this;
     }
 
+    /** The block size; unless set, the block format's default. */
     public Builder maxBlockSizeBytes(long value) {
       this.maxBlockSizeBytes = value;
       return this;
@@ -193,7 +201,7 @@ public final class LogWriterOptions {
       }
       // A block's length is read back as an int by Hudi; leave room for header and framing.
       long blockLimit = Integer.MAX_VALUE - (64L << 20);
-      if (maxBlockSizeBytes <= 0 || maxBlockSizeBytes > blockLimit) {
+      if (maxBlockSizeBytes != null && (maxBlockSizeBytes <= 0 || maxBlockSizeBytes > blockLimit)) {
         throw new IllegalArgumentException(
             "maxBlockSizeBytes must be in [1, "
                 + blockLimit

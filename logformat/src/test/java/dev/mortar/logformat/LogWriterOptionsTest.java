@@ -18,13 +18,25 @@ import org.junit.jupiter.api.Test;
 class LogWriterOptionsTest {
 
   @Test
-  void defaultsAreHudisFlinkDefaultsButTheBlockSize() {
+  void defaultsAreHudisFlinkDefaultsButTheAvroBlockSize() {
     LogWriterOptions options = LogWriterOptions.defaults();
     assertThat(options.maxFileSizeBytes()).isEqualTo(1L << 30);
     assertThat(options.maxBlockSizeBytes()).isEqualTo(8L << 20);
+    assertThat(options.toBuilder().blockFormat(LogBlockFormat.PARQUET).build().maxBlockSizeBytes())
+        .as("parquet blocks keep Hudi's 128 MiB")
+        .isEqualTo(128L << 20);
     assertThat(options.blockFormat()).isEqualTo(LogBlockFormat.AVRO);
     assertThat(options.parquetCodec()).isEqualTo(ParquetCodec.SNAPPY);
     assertThat(options.metaFields()).isTrue();
+  }
+
+  @Test
+  void aBlockSizeThatWasSetOutlivesAChangeOfFormat() {
+    LogWriterOptions avro = LogWriterOptions.builder().maxBlockSizeBytes(1 << 20).build();
+    LogWriterOptions parquet = avro.toBuilder().blockFormat(LogBlockFormat.PARQUET).build();
+    assertThat(parquet.maxBlockSizeBytes()).isEqualTo(1 << 20);
+    assertThat(parquet.toBuilder().blockFormat(LogBlockFormat.AVRO).build().maxBlockSizeBytes())
+        .isEqualTo(1 << 20);
   }
 
   @Test

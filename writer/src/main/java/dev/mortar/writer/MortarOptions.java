@@ -88,10 +88,11 @@ public final class MortarOptions {
   public static final ConfigOption<MemorySize> LOG_MAX_BLOCK_SIZE =
       ConfigOptions.key("log.max-block-size")
           .memoryType()
-          .defaultValue(MemorySize.ofMebiBytes(8))
+          .noDefaultValue()
           .withDescription(
-              "A data block is cut past this size. A write task encodes a whole block in memory"
-                  + " before writing it (Hudi: 128 mb).");
+              "A data block is cut past this size. Default: 8 mb for avro blocks, 128 mb for"
+                  + " parquet blocks (Hudi: 128 mb). A write task encodes a whole block in memory"
+                  + " before writing it.");
 
   public static final ConfigOption<Boolean> LOG_DIRECT_IO =
       ConfigOptions.key("log.direct-io")

@@ -12,6 +12,7 @@ import dev.mortar.writer.table.TableSettings;
 import java.io.Serializable;
 import java.util.List;
 import javax.annotation.Nullable;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -42,7 +43,10 @@ public final class SinkSettings implements Serializable {
   private final boolean parquetDictionary;
   private final boolean directIo;
   private final long maxFileBytes;
-  private final long maxBlockBytes;
+
+  /** The block size set, or null for the block format's default. */
+  @Nullable private final Long maxBlockBytes;
+
   private final boolean populateMetaFields;
 
   private SinkSettings(
@@ -77,7 +81,11 @@ public final class SinkSettings implements Serializable {
     this.parquetDictionary = options.get(MortarOptions.LOG_PARQUET_DICTIONARY);
     this.directIo = options.get(MortarOptions.LOG_DIRECT_IO);
     this.maxFileBytes = options.get(MortarOptions.LOG_MAX_FILE_SIZE).getBytes();
-    this.maxBlockBytes = options.get(MortarOptions.LOG_MAX_BLOCK_SIZE).getBytes();
+    this.maxBlockBytes =
+        options
+            .getOptional(MortarOptions.LOG_MAX_BLOCK_SIZE)
+            .map(MemorySize::getBytes)
+            .orElse(null);
     this.populateMetaFields = options.get(MortarOptions.POPULATE_META_FIELDS);
   }
 
@@ -201,15 +209,15 @@ public final class SinkSettings implements Serializable {
   }
 
   public LogWriterOptions logWriterOptions() {
-    return LogWriterOptions.builder()
-        .blockFormat(blockFormat)
-        .parquetCodec(parquetCodec)
-        .parquetDictionary(parquetDictionary)
-        .directIo(directIo)
-        .maxFileSizeBytes(maxFileBytes)
-        .maxBlockSizeBytes(maxBlockBytes)
-        .metaFields(populateMetaFields)
-        .avroRecordName(tableSettings().avroRecordName())
-        .build();
+    LogWriterOptions.Builder options =
+        LogWriterOptions.builder()
+            .blockFormat(blockFormat)
+            .parquetCodec(parquetCodec)
+            .parquetDictionary(parquetDictionary)
+            .directIo(directIo)
+            .maxFileSizeBytes(maxFileBytes)
+            .metaFields(populateMetaFields)
+            .avroRecordName(tableSettings().avroRecordName());
+    return (maxBlockBytes == null ? options : options.maxBlockSizeBytes(maxBlockBytes)).build();
   }
 }
