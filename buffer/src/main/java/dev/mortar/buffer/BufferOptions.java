@@ -44,11 +44,19 @@ public final class BufferOptions {
 
   /** The page pool of one write task as {@code config} sets it (strict checks off). */
   public static PagePool newPagePool(ReadableConfig config) {
-    long pageSize = config.get(PAGE_SIZE).getBytes();
-    if (pageSize > Integer.MAX_VALUE) {
+    return newPagePool(
+        config.get(PAGE_SIZE).getBytes(), config.get(MEMORY).getBytes(), config.get(OFF_HEAP));
+  }
+
+  /**
+   * The page pool of one write task from the values of {@link #PAGE_SIZE}, {@link #MEMORY} and
+   * {@link #OFF_HEAP} (strict checks off); a bad value fails naming its option.
+   */
+  public static PagePool newPagePool(long pageSizeBytes, long memoryBytes, boolean offHeap) {
+    if (pageSizeBytes > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
-          "'" + PAGE_SIZE.key() + "' must be below 2 GiB, got " + config.get(PAGE_SIZE));
+          "'" + PAGE_SIZE.key() + "' must be below 2 GiB, got " + pageSizeBytes + " bytes");
     }
-    return new PagePool((int) pageSize, config.get(MEMORY).getBytes(), config.get(OFF_HEAP), false);
+    return new PagePool((int) pageSizeBytes, memoryBytes, offHeap, false);
   }
 }

@@ -1,5 +1,6 @@
 package dev.mortar.writer;
 
+import dev.mortar.buffer.BufferOptions;
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.LogBlockFormat;
@@ -34,7 +35,7 @@ public final class SinkSettings implements Serializable {
   @Nullable private final Integer parallelism;
   private final long bufferBytes;
   private final long batchBytes;
-  private final int pageSize;
+  private final long pageSize;
   private final boolean offHeap;
   private final Deduplication deduplication;
   private final NullKeyPolicy nullKeyPolicy;
@@ -71,8 +72,7 @@ public final class SinkSettings implements Serializable {
     this.parallelism = options.get(MortarOptions.SINK_PARALLELISM);
     this.bufferBytes = options.get(MortarOptions.BUFFER_MEMORY).getBytes();
     this.batchBytes = options.get(MortarOptions.WRITE_BATCH_SIZE).getBytes();
-    this.pageSize =
-        (int) Math.min(Integer.MAX_VALUE, options.get(MortarOptions.BUFFER_PAGE_SIZE).getBytes());
+    this.pageSize = options.get(MortarOptions.BUFFER_PAGE_SIZE).getBytes();
     this.offHeap = options.get(MortarOptions.BUFFER_OFF_HEAP);
     this.deduplication = options.get(MortarOptions.BUFFER_DEDUPLICATION);
     this.nullKeyPolicy = options.get(MortarOptions.NULL_KEY_POLICY);
@@ -120,7 +120,7 @@ public final class SinkSettings implements Serializable {
       throw new IllegalArgumentException(
           "option 'write.batch-size' must be > 0, got " + batchBytes + " bytes");
     }
-    new PagePool(pageSize, bufferBytes, offHeap, false).close();
+    newPagePool().close();
     if (bufferBytes < 3L * pageSize) {
       throw new IllegalArgumentException(
           "option '"
@@ -187,12 +187,9 @@ public final class SinkSettings implements Serializable {
     return batchBytes;
   }
 
-  public int pageSize() {
-    return pageSize;
-  }
-
-  public boolean offHeap() {
-    return offHeap;
+  /** A write task's page pool: {@code buffer.page-size} pages, {@code buffer.memory} in all. */
+  public PagePool newPagePool() {
+    return BufferOptions.newPagePool(pageSize, bufferBytes, offHeap);
   }
 
   public Deduplication deduplication() {

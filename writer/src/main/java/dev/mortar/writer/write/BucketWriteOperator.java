@@ -2,7 +2,6 @@ package dev.mortar.writer.write;
 
 import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.BufferCursor;
-import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.BlockBuffer;
 import dev.mortar.logformat.LogFileStat;
 import dev.mortar.logformat.LogFileWriter;
@@ -88,10 +87,12 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
     table =
         HudiTable.createOrValidate(
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
-    PagePool pool =
-        new PagePool(settings.pageSize(), settings.bufferBytes(), settings.offHeap(), false);
     buffers =
-        new BucketBuffers(pool, settings.tableName(), settings.buckets(), settings.deduplication());
+        new BucketBuffers(
+            settings.newPagePool(),
+            settings.tableName(),
+            settings.buckets(),
+            settings.deduplication());
     metrics = new WriterMetrics(getMetricGroup(), buffers);
     input.open(getMetricGroup());
     int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();

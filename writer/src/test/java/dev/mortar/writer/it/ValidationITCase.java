@@ -10,6 +10,7 @@ import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
@@ -148,6 +149,10 @@ class ValidationITCase {
         .hasMessageContaining("ordering.field 'nope' is not a column");
     assertThatThrownBy(() -> builder().recordKey("amount").build())
         .hasMessageContaining("field 'amount' has type DOUBLE");
+    assertThatThrownBy(() -> builder().pageSize(MemorySize.parse("4gb")).build())
+        .hasMessageContaining("'buffer.page-size' must be below 2 GiB, got 4294967296 bytes");
+    assertThatThrownBy(() -> builder().pageSize(MemorySize.parse("1000b")).build())
+        .hasMessageContaining("'buffer.page-size'");
   }
 
   @Test
