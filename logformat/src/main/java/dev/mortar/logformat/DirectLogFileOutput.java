@@ -70,10 +70,22 @@ final class DirectLogFileOutput extends LogFileOutput {
    */
   @Nullable
   static DirectLogFileOutput createIfSupported(File file) throws IOException {
+    return createIfSupported(
+        file, path -> FileChannel.open(path, CREATE_NEW, WRITE, ExtendedOpenOption.DIRECT));
+  }
+
+  /** How a file is opened for direct writing; tests stand in a file system that refuses. */
+  @FunctionalInterface
+  interface DirectOpener {
+    FileChannel open(Path path) throws IOException;
+  }
+
+  @Nullable
+  static DirectLogFileOutput createIfSupported(File file, DirectOpener opener) throws IOException {
     Path path = file.toPath();
     FileChannel channel;
     try {
-      channel = FileChannel.open(path, CREATE_NEW, WRITE, ExtendedOpenOption.DIRECT);
+      channel = opener.open(path);
     } catch (FileAlreadyExistsException exists) {
       throw new org.apache.hadoop.fs.FileAlreadyExistsException(file + " already exists");
     } catch (IOException | UnsupportedOperationException refused) {

@@ -98,4 +98,50 @@ class LogFileOutputTest {
     }
     assertThat(Files.readAllBytes(new File(path.toUri()).toPath())).containsExactly(7);
   }
+
+  /**
+   * A file system that refuses {@code O_DIRECT} after creating the file (as some do) leaves no
+   * empty file behind, so the exclusive create of the fallback path succeeds and writes the file.
+   */
+  @ParameterizedTest(name = "refused after creating the file: {0}")
+  @ValueSource(booleans = {true, false})
+  void aRefusedDirectOpenLeavesNoFileAndTheFallbackWritesIt(boolean createsFirst)
+      throws IOException {
+    File file = dir.resolve("refused.log").toFile();
+    DirectLogFileOutput direct =
+        DirectLogFileOutput.createIfSupported(
+            file,
+            path -> {
+              if (createsFirst) {
+                Files.createFile(path);
+              }
+              throw new IOException("Invalid argument");
+            });
+    assertThat(direct).isNull();
+    assertThat(file).doesNotExist();
+
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    byte[] bytes = new byte[5000];
+    new SplittableRandom(3).nextBytes(bytes);
+    try (LogFileOutput out =
+        LogFileOutput.create(fs, new Path(file.toURI().toString()), false, 4096)) {
+      out.write(bytes);
+      out.syncAndClose();
+    }
+    assertThat(Files.readAllBytes(file.toPath())).isEqualTo(bytes);
+  }
+
+  @Test
+  void aRefusedDirectOpenKeepsAFileItDidNotCreate() throws IOException {
+    File file = dir.resolve("other-writer.log").toFile();
+    DirectLogFileOutput direct =
+        DirectLogFileOutput.createIfSupported(
+            file,
+            path -> {
+              Files.write(path, new byte[] {1, 2, 3});
+              throw new IOException("Invalid argument");
+            });
+    assertThat(direct).isNull();
+    assertThat(Files.readAllBytes(file.toPath())).containsExactly(1, 2, 3);
+  }
 }
