@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -133,11 +134,11 @@ record SinkJob(
             .append("', 'buckets' = '")
             .append(buckets)
             .append("', 'log.block.format' = '")
-            .append(format.name().toLowerCase())
+            .append(format.name().toLowerCase(Locale.ROOT))
             .append("', 'sink.parallelism' = '")
             .append(parallelism)
             .append("', 'buffer.deduplication' = '")
-            .append(deduplication.name().toLowerCase())
+            .append(deduplication.name().toLowerCase(Locale.ROOT))
             .append("'");
     if (ordering) {
       with.append(", 'ordering.field' = 'ts'");
