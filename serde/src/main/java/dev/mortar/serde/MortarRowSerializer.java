@@ -129,12 +129,8 @@ public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
     int header = MortarRowWireFormat.readHeader(in);
     int bucket = MortarRowWireFormat.readVarInt(in);
     int keySize = MortarRowWireFormat.readLength(in, "record key");
-    int partitionSize =
-        MortarRowWireFormat.hasPartition(header)
-            ? MortarRowWireFormat.readLength(in, "partition path")
-            : 0;
-    int payloadSize =
-        MortarRowWireFormat.hasPayload(header) ? MortarRowWireFormat.readLength(in, "payload") : -1;
+    int partitionSize = MortarRowWireFormat.readPartitionLength(in, header);
+    int payloadSize = MortarRowWireFormat.readPayloadLength(in, header);
     int bodySize = bodySize(keySize, partitionSize, Math.max(payloadSize, 0));
     MemorySegment[] body = body(reuse, bodySize);
     in.readFully(body[0].getArray(), 0, bodySize);

@@ -127,6 +127,16 @@ public final class MortarRowWireFormat {
     return length;
   }
 
+  /** Reads the partition path's length when the header says it is there, else 0. */
+  public static int readPartitionLength(DataInputView in, int header) throws IOException {
+    return hasPartition(header) ? readLength(in, "partition path") : 0;
+  }
+
+  /** Reads the payload's length when the header says it is there, else -1 (no payload). */
+  public static int readPayloadLength(DataInputView in, int header) throws IOException {
+    return hasPayload(header) ? readLength(in, "payload") : -1;
+  }
+
   /** Bytes {@link #writeVarInt} spends on {@code value}. */
   public static int varIntSize(int value) {
     int bits = 32 - Integer.numberOfLeadingZeros(value | 1);

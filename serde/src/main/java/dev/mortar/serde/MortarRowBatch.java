@@ -1,0 +1,128 @@
+package dev.mortar.serde;
+
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+/**
+ * Shuffle rows bound for one write task, sent through the shuffle as one record.
+ *
+ * <p>Flink's network stack works per record: the record writer's serializer call, the channel
+ * selector, a length header, the reader's record deserializer and the operator call. For a shuffle
+ * row of ~200 bytes that work costs more than the row's own bytes; a batch pays it once for dozens
+ * of rows. The rows keep their {@link MortarRowWireFormat} records, back to back in one growable
+ * array, and a {@link MortarRowBatchReader} hands them out as views over that array, without a
+ * copy.
+ *
+ * <p>On the wire ({@link MortarRowBatchSerializer}):
+ *
+ * <pre>
+ * +-----------+------------+-------------------------------------------------+
+ * | row count | byte count | row 1 | row 2 | ... each a MortarRowWireFormat   |
+ * | varint    | varint     |       |       |     record                      |
+ * +-----------+------------+-------------------------------------------------+
+ * </pre>
+ *
+ * The task a batch is bound for routes it to its channel and is not on the wire: a batch that was
+ * read from the wire has task -1.
+ */
+public final class MortarRowBatch {
+  /** The task of a batch read from the wire, which no longer needs routing. */
+  public static final int NO_TASK = -1;
+
+  private final int task;
+  private DataOutputSerializer bytes;
+  private int rowCount;
+
+  /**
+   * An empty batch.
+   *
+   * @param task the write task the batch is bound for, or {@link #NO_TASK}
+   * @param initialBytes the array's first size; it grows as rows are added
+   */
+  public MortarRowBatch(int task, int initialBytes) {
+    this.task = task;
+    this.bytes = new DataOutputSerializer(Math.max(1, initialBytes));
+  }
+
+  public int task() {
+    return task;
+  }
+
+  /** Appends {@code row}'s wire record, written by {@code serializer}. */
+  public void add(MortarRow row, MortarRowSerializer serializer) throws IOException {
+    serializer.serialize(row, bytes);
+    rowCount++;
+  }
+
+  public int rowCount() {
+    return rowCount;
+  }
+
+  public boolean isEmpty() {
+    return rowCount == 0;
+  }
+
+  /** Bytes of the rows' wire records (the byte count on the wire). */
+  public int sizeInBytes() {
+    return bytes.length();
+  }
+
+  /** Drops every row; the array stays for the next rows. */
+  public void clear() {
+    bytes.clear();
+    rowCount = 0;
+  }
+
+  /** The array holding the rows' records in {@code [0, sizeInBytes())}; shared, not a copy. */
+  byte[] array() {
+    return bytes.getSharedBuffer();
+  }
+
+  /** Replaces the rows with {@code size} bytes of {@code rowCount} records read from {@code in}. */
+  void readFrom(DataInputView in, int rowCount, int size) throws IOException {
+    if (bytes.getSharedBuffer().length < size) {
+      bytes = new DataOutputSerializer(size); // a stream write into it does not grow it
+    }
+    bytes.clear();
+    bytes.write(in, size);
+    this.rowCount = rowCount;
+  }
+
+  /** Replaces the rows with those of {@code other}. */
+  void copyFrom(MortarRowBatch other) throws IOException {
+    bytes.clear();
+    bytes.write(other.array(), 0, other.sizeInBytes());
+    rowCount = other.rowCount;
+  }
+
+  /** Equal when the rows' records are: the task is not compared (it is not on the wire). */
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof MortarRowBatch)) {
+      return false;
+    }
+    MortarRowBatch that = (MortarRowBatch) o;
+    return rowCount == that.rowCount
+        && Arrays.equals(array(), 0, sizeInBytes(), that.array(), 0, that.sizeInBytes());
+  }
+
+  @Override
+  public int hashCode() {
+    int hash = rowCount;
+    byte[] array = array();
+    for (int i = 0; i < sizeInBytes(); i++) {
+      hash = 31 * hash + array[i];
+    }
+    return hash;
+  }
+
+  @Override
+  public String toString() {
+    return "MortarRowBatch{task=" + task + ", " + rowCount + " rows, " + sizeInBytes() + " B}";
+  }
+}

@@ -1,0 +1,110 @@
+package dev.mortar.serde;
+
+import java.io.IOException;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * Serializes {@link MortarRowBatch} as its row count, its byte count and its bytes (layout in the
+ * batch's class comment). The rows' records go out with one array write and come back with one
+ * read; their layout is {@link MortarRowSerializer}'s business. Stateless.
+ */
+public final class MortarRowBatchSerializer extends TypeSerializer<MortarRowBatch> {
+  private static final long serialVersionUID = 1L;
+
+  @Override
+  public boolean isImmutableType() {
+    return false;
+  }
+
+  @Override
+  public TypeSerializer<MortarRowBatch> duplicate() {
+    return this;
+  }
+
+  @Override
+  public MortarRowBatch createInstance() {
+    return new MortarRowBatch(MortarRowBatch.NO_TASK, 0);
+  }
+
+  @Override
+  public MortarRowBatch copy(MortarRowBatch from) {
+    return copy(from, new MortarRowBatch(from.task(), from.sizeInBytes()));
+  }
+
+  @Override
+  public MortarRowBatch copy(MortarRowBatch from, MortarRowBatch reuse) {
+    try {
+      reuse.copyFrom(from);
+    } catch (IOException e) {
+      throw new IllegalStateException("copying into a heap array failed", e);
+    }
+    return reuse;
+  }
+
+  @Override
+  public int getLength() {
+    return -1;
+  }
+
+  @Override
+  public void serialize(MortarRowBatch batch, DataOutputView out) throws IOException {
+    MortarRowWireFormat.writeVarInt(out, batch.rowCount());
+    MortarRowWireFormat.writeVarInt(out, batch.sizeInBytes());
+    out.write(batch.array(), 0, batch.sizeInBytes());
+  }
+
+  @Override
+  public MortarRowBatch deserialize(DataInputView in) throws IOException {
+    int rowCount = MortarRowWireFormat.readLength(in, "batch row count");
+    int size = MortarRowWireFormat.readLength(in, "batch byte count");
+    MortarRowBatch batch = new MortarRowBatch(MortarRowBatch.NO_TASK, size);
+    batch.readFrom(in, rowCount, size);
+    return batch;
+  }
+
+  @Override
+  public MortarRowBatch deserialize(MortarRowBatch reuse, DataInputView in) throws IOException {
+    int rowCount = MortarRowWireFormat.readLength(in, "batch row count");
+    int size = MortarRowWireFormat.readLength(in, "batch byte count");
+    reuse.readFrom(in, rowCount, size);
+    return reuse;
+  }
+
+  @Override
+  public void copy(DataInputView source, DataOutputView target) throws IOException {
+    int rowCount = MortarRowWireFormat.readLength(source, "batch row count");
+    int size = MortarRowWireFormat.readLength(source, "batch byte count");
+    MortarRowWireFormat.writeVarInt(target, rowCount);
+    MortarRowWireFormat.writeVarInt(target, size);
+    target.write(source, size);
+  }
+
+  @Override
+  public TypeSerializerSnapshot<MortarRowBatch> snapshotConfiguration() {
+    return new Snapshot();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof MortarRowBatchSerializer;
+  }
+
+  @Override
+  public int hashCode() {
+    return MortarRowBatchSerializer.class.hashCode();
+  }
+
+  /**
+   * The serializer has no configuration: a snapshot restores it as is. Version 1 = this layout of
+   * the batch around rows of {@link MortarRowWireFormat} version 1.
+   */
+  public static final class Snapshot extends SimpleTypeSerializerSnapshot<MortarRowBatch> {
+    public Snapshot() {
+      super(MortarRowBatchSerializer::new);
+    }
+  }
+}

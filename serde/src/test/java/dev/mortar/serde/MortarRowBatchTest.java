@@ -1,0 +1,131 @@
+package dev.mortar.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mortar.serde.testutil.RandomRows;
+import dev.mortar.serde.testutil.Seeds;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.Test;
+
+/** Batches of shuffle rows: wire round trips, views without copies, corrupt input. */
+class MortarRowBatchTest {
+  private final MortarRowBatchSerializer batches = new MortarRowBatchSerializer();
+
+  @Test
+  void randomSchemasAndBatchSizesReadBackTheRowsInOrder() throws IOException {
+    int schemas = Seeds.size("mortar.serde.schemas", 40);
+    RandomRows random = new RandomRows(Seeds.seed("random batches round trip"));
+    for (int s = 0; s < schemas; s++) {
+      RowType type = random.rowType(10);
+      MortarRowSerializer rows = new MortarRowSerializer(type);
+      MortarRowBatchReader reader = new MortarRowBatchReader(type);
+      MortarRowBatch batch = new MortarRowBatch(s, 8);
+      MortarRowBatch received = batches.createInstance();
+      for (int rowCount : new int[] {0, 1, 5, 64}) {
+        List<MortarRow> expected = new ArrayList<>();
+        batch.clear();
+        for (int i = 0; i < rowCount; i++) {
+          MortarRow row = random.mortarRow(type);
+          expected.add(row);
+          batch.add(row, rows);
+        }
+        byte[] wire = serialize(batch);
+
+        MortarRowBatch fresh = batches.deserialize(new DataInputDeserializer(wire));
+        received = batches.deserialize(received, new DataInputDeserializer(wire));
+        for (MortarRowBatch read : List.of(fresh, received)) {
+          assertThat(read.task()).isEqualTo(MortarRowBatch.NO_TASK);
+          assertThat(read).isEqualTo(batch);
+          reader.reset(read);
+          for (MortarRow row : expected) {
+            assertThat(reader.next()).as("schema %s", type).isEqualTo(row);
+          }
+          assertThat(reader.next()).isNull();
+        }
+
+        DataOutputSerializer copied = new DataOutputSerializer(wire.length);
+        batches.copy(new DataInputDeserializer(wire), copied);
+        assertThat(copied.getCopyOfBuffer()).isEqualTo(wire);
+      }
+    }
+  }
+
+  @Test
+  void rowsAreViewsOverTheBatchArrayAndTheSameObjectsEachTime() throws IOException {
+    RowType type = RowType.of(new BigIntType(false), VarCharType.STRING_TYPE);
+    RandomRows random = new RandomRows(Seeds.seed("batch views"));
+    MortarRowSerializer rows = new MortarRowSerializer(type);
+    MortarRowBatch batch = new MortarRowBatch(0, 16);
+    for (int i = 0; i < 10; i++) {
+      MortarRow row = random.mortarRow(type);
+      row.setPartitionPath(BinaryStringData.fromString("p=" + i));
+      if (row.getPayload() == null) {
+        row.setPayload(random.binaryRow(type));
+      }
+      batch.add(row, rows);
+    }
+    MortarRowBatchReader reader = new MortarRowBatchReader(type);
+    reader.reset(batch);
+    MortarRow first = reader.next();
+    BinaryStringData key = first.getRecordKey();
+    for (MortarRow row = first; row != null; row = reader.next()) {
+      assertThat(row).isSameAs(first);
+      assertThat(row.getRecordKey()).isSameAs(key);
+      assertThat(row.getPayload().getSegments()[0].getArray()).isSameAs(batch.array());
+      assertThat(row.getRecordKey().getSegments()[0].getArray()).isSameAs(batch.array());
+      assertThat(row.getPartitionPath().getSegments()[0].getArray()).isSameAs(batch.array());
+    }
+  }
+
+  @Test
+  void corruptBatchesFailNamingWhatIsWrong() throws IOException {
+    RowType type = RowType.of(new BigIntType(false));
+    RandomRows random = new RandomRows(Seeds.seed("corrupt batches"));
+    MortarRowSerializer rows = new MortarRowSerializer(type);
+    MortarRowBatch batch = new MortarRowBatch(0, 16);
+    batch.add(random.mortarRow(type), rows);
+    batch.add(random.mortarRow(type), rows);
+    byte[] records = Arrays.copyOf(batch.array(), batch.sizeInBytes());
+    MortarRowBatchReader reader = new MortarRowBatchReader(type);
+
+    MortarRowBatch oneRowTooFew = withHeader(1, records);
+    reader.reset(oneRowTooFew);
+    reader.next();
+    assertThatThrownBy(reader::next).hasMessageContaining("bytes after its last row");
+
+    MortarRowBatch oneRowTooMany = withHeader(3, records);
+    reader.reset(oneRowTooMany);
+    reader.next();
+    reader.next();
+    assertThatThrownBy(reader::next).isInstanceOf(IOException.class);
+
+    MortarRowBatch truncated = withHeader(2, Arrays.copyOf(records, records.length - 1));
+    reader.reset(truncated);
+    reader.next();
+    assertThatThrownBy(reader::next).hasMessageContaining("1 rows left in the batch");
+  }
+
+  private MortarRowBatch withHeader(int rowCount, byte[] records) throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(records.length + 10);
+    MortarRowWireFormat.writeVarInt(out, rowCount);
+    MortarRowWireFormat.writeVarInt(out, records.length);
+    out.write(records);
+    return batches.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+  }
+
+  private byte[] serialize(MortarRowBatch batch) throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(batch.sizeInBytes() + 10);
+    batches.serialize(batch, out);
+    return out.getCopyOfBuffer();
+  }
+}
