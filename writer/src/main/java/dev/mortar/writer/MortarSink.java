@@ -3,11 +3,11 @@ package dev.mortar.writer;
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.logformat.ParquetCodec;
-import dev.mortar.serde.MortarRow;
-import dev.mortar.serde.MortarRowTypeInfo;
+import dev.mortar.serde.MortarRowBatch;
+import dev.mortar.serde.MortarRowBatchTypeInfo;
 import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.assign.BucketTaskSelector;
-import dev.mortar.writer.assign.RowKeyAssigner;
+import dev.mortar.writer.assign.ShuffleBatcher;
 import dev.mortar.writer.assign.ShuffleRowMaker;
 import dev.mortar.writer.commit.CommitOperator;
 import dev.mortar.writer.write.BucketWriteOperatorFactory;
@@ -45,15 +45,18 @@ import org.apache.flink.table.types.logical.RowType;
  * The topology it adds (see rfc/0004-writer.md):
  *
  * <pre>
- *  input ─▶ key/bucket assigner ─(partition, bucket → task)─▶ write ×P ─global─▶ commit ×1 ─▶ discard
- *           (chained to input)                                   │ instants
- *                                                         InstantCoordinator
+ *  input ─▶ key/bucket assigner ─(batches, by task)─▶ write ×P ─global─▶ commit ×1 ─▶ discard
+ *           + batcher, chained                             │ instants
+ *                                                   InstantCoordinator
  * </pre>
  *
- * With one write task behind an input of parallelism 1, that task owns every bucket: it is chained
- * to the input and assigns key and bucket itself, so rows skip the network (its serialization and
- * the wake-up of an idle write thread for every network buffer) and the copy between chained
- * operators.
+ * The assigner gives each row its key, partition path and bucket, and the task of that bucket
+ * (Hudi's own function); rows cross the shuffle in batches per task ({@code ShuffleBatcher}).
+ *
+ * <p>With one write task behind an input of parallelism 1, that task owns every bucket: it is
+ * chained to the input and assigns key and bucket itself, so rows skip the network (its
+ * serialization and the wake-up of an idle write thread for every network buffer) and the copy
+ * between chained operators.
  */
 public final class MortarSink {
   private final SinkSettings settings;
@@ -88,7 +91,7 @@ public final class MortarSink {
     SingleOutputStreamOperator<WriteResult> written =
         writeTasks == 1 && input.getParallelism() == 1
             ? write(input, new ShuffleRowMaker(settings))
-            : write(shuffle(input, writeTasks), WriteInput.shuffleRows());
+            : write(shuffle(input, writeTasks), WriteInput.shuffleBatches(settings.rowType()));
     written.setParallelism(writeTasks);
     uids.apply("mortar-write").ifPresent(written::uid);
     SingleOutputStreamOperator<Void> committed =
@@ -108,17 +111,18 @@ public final class MortarSink {
     return end;
   }
 
-  /** The assigner, chained to the input, and the bucket shuffle to {@code writeTasks} tasks. */
-  private DataStream<MortarRow> shuffle(DataStream<RowData> input, int writeTasks) {
-    SingleOutputStreamOperator<MortarRow> assigned =
+  /** The batcher, chained to the input, and the bucket shuffle to {@code writeTasks} tasks. */
+  private DataStream<MortarRowBatch> shuffle(DataStream<RowData> input, int writeTasks) {
+    SingleOutputStreamOperator<MortarRowBatch> batched =
         input
-            .flatMap(new RowKeyAssigner(settings), new MortarRowTypeInfo(settings.rowType()))
-            .name("mortar-assign: " + settings.tableName())
+            .transform(
+                "mortar-assign: " + settings.tableName(),
+                new MortarRowBatchTypeInfo(),
+                new ShuffleBatcher(settings, writeTasks))
             .setParallelism(input.getParallelism());
-    uids.apply("mortar-assign").ifPresent(assigned::uid);
-    return assigned.partitionCustom(
-        new BucketTaskSelector.TaskPartitioner(writeTasks),
-        new BucketTaskSelector(settings.buckets(), writeTasks));
+    uids.apply("mortar-assign").ifPresent(batched::uid);
+    return batched.partitionCustom(
+        new BucketTaskSelector.TaskPartitioner(writeTasks), new BucketTaskSelector.BatchTask());
   }
 
   /** The write operator over {@code rows}, which {@code input} turns into shuffle rows. */

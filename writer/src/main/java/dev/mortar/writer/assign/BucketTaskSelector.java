@@ -1,7 +1,9 @@
 package dev.mortar.writer.assign;
 
 import dev.mortar.serde.MortarRow;
+import dev.mortar.serde.MortarRowBatch;
 import dev.mortar.writer.table.BucketIndex;
+import java.io.Serializable;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.binary.BinaryStringData;
@@ -9,15 +11,16 @@ import org.apache.flink.table.data.binary.BinaryStringData;
 /**
  * The shuffle: a row goes to the write task that owns its (partition, bucket) by Hudi's own
  * bucket-to-task function ({@link BucketIndex#taskFor}), so Mortar and Hudi's Flink writer agree on
- * which task writes a file group. The selector computes the task; {@link TaskPartitioner} only
- * checks it against the real number of write tasks.
+ * which task writes a file group. The selector computes the task of each row for {@link
+ * ShuffleBatcher}; {@link BatchTask} keys a batch by the task it was made for, and {@link
+ * TaskPartitioner} checks that task against the real number of write tasks.
  *
  * <p>Hudi's function is {@code (start(partition) * buckets + bucket) % tasks}. Rows of one
  * partition usually come in runs, so the selector keeps the task of the current partition's bucket
  * 0 and adds {@code bucket % tasks} to it, wrapping once: the same task, by {@code (a + b) mod p =
  * (a mod p + b mod p) mod p}, for one int remainder per row instead of two long ones.
  */
-public final class BucketTaskSelector implements KeySelector<MortarRow, Integer> {
+public final class BucketTaskSelector implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final int buckets;
@@ -32,8 +35,8 @@ public final class BucketTaskSelector implements KeySelector<MortarRow, Integer>
     this.writeTasks = writeTasks;
   }
 
-  @Override
-  public Integer getKey(MortarRow row) {
+  /** The write task of the row's (partition, bucket). */
+  public int taskOf(MortarRow row) {
     BinaryStringData partition = row.getPartitionPath();
     if (!partition.equals(lastPartition)) {
       firstTaskOfPartition = BucketIndex.taskFor(partition.toString(), 0, buckets, writeTasks);
@@ -43,7 +46,17 @@ public final class BucketTaskSelector implements KeySelector<MortarRow, Integer>
     return task < writeTasks ? task : task - writeTasks;
   }
 
-  /** Sends a row to the task its key names. */
+  /** The key of a batch: the write task it was made for. */
+  public static final class BatchTask implements KeySelector<MortarRowBatch, Integer> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Integer getKey(MortarRowBatch batch) {
+      return batch.task();
+    }
+  }
+
+  /** Sends a batch to the task its key names. */
   public static final class TaskPartitioner implements Partitioner<Integer> {
     private static final long serialVersionUID = 1L;
 

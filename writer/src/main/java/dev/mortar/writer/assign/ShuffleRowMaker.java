@@ -8,6 +8,7 @@ import dev.mortar.writer.table.BucketIndex;
 import dev.mortar.writer.table.PartitionPaths;
 import dev.mortar.writer.table.RecordKeys;
 import dev.mortar.writer.write.WriteInput;
+import java.io.IOException;
 import javax.annotation.Nullable;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -21,7 +22,7 @@ import org.apache.flink.types.RowKind;
  * UPDATE_BEFORE rows are dropped (an upsert sink needs only the after image). A row without a
  * record key fails the job naming the fields and the row, or is dropped and counted ({@code
  * null-key.policy}). It runs in the first step of the sink, chained to its input: in {@link
- * RowKeyAssigner} in front of the bucket shuffle, or inside the write operator when one write task
+ * ShuffleBatcher} in front of the bucket shuffle, or inside the write operator when one write task
  * takes its input's rows directly.
  */
 public final class ShuffleRowMaker implements WriteInput<RowData> {
@@ -57,6 +58,17 @@ public final class ShuffleRowMaker implements WriteInput<RowData> {
   }
 
   @Override
+  public void forEachRow(RowData row, RowConsumer rows) throws IOException, InterruptedException {
+    MortarRow shuffleRow = toShuffleRow(row);
+    if (shuffleRow != null) {
+      rows.accept(shuffleRow);
+    }
+  }
+
+  /**
+   * The shuffle row of {@code row}, or {@code null} when the sink drops it. The returned row is
+   * reused by the next call.
+   */
   @Nullable
   public MortarRow toShuffleRow(RowData row) {
     if (row.getRowKind() == RowKind.UPDATE_BEFORE) {

@@ -32,8 +32,8 @@ import org.apache.hadoop.fs.FileSystem;
 /**
  * A write task: buffers shuffle rows per (partition, bucket) and writes each flush of a bucket as
  * new log file(s) of the bucket's file group under the current instant. Its {@link WriteInput} says
- * what it receives: shuffle rows from the bucket shuffle, or the sink's input rows when it is the
- * only write task and is chained to its input.
+ * what it receives: batches of shuffle rows from the bucket shuffle, or the sink's input rows when
+ * it is the only write task and is chained to its input.
  *
  * <p>Flushes happen when a bucket holds more than {@code write.batch-size}, when the page pool is
  * full (the largest other bucket goes first, then the append is retried), before every checkpoint
@@ -65,6 +65,7 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
   private transient long afterCheckpoint;
   @Nullable private transient String instant;
   private transient List<WriteStat> written;
+  private transient WriteInput.RowConsumer bufferRow;
 
   BucketWriteOperator(SinkSettings settings, WriteInput<IN> input) {
     this.settings = settings;
@@ -105,6 +106,7 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
             attempt);
     writeToken = subtask + "-0-" + attempt;
     written = new ArrayList<>();
+    bufferRow = this::buffer;
     flushes =
         new FlushQueue(
             "mortar-flush: " + settings.tableName() + " (" + (subtask + 1) + ")#" + attempt,
@@ -113,10 +115,15 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
 
   @Override
   public void processElement(StreamRecord<IN> element) throws Exception {
-    MortarRow row = input.toShuffleRow(element.getValue());
-    if (row == null) {
-      return;
-    }
+    input.forEachRow(element.getValue(), bufferRow);
+  }
+
+  /**
+   * Appends a shuffle row to its bucket's buffer. When the pool is full it waits for the oldest
+   * flush or flushes the largest other bucket, and retries; a bucket past the batch size is
+   * flushed.
+   */
+  private void buffer(MortarRow row) throws IOException, InterruptedException {
     BucketSlot slot = buffers.slot(row.getPartitionPath(), row.getBucket());
     BinaryRowData payload = row.getPayload();
     long orderingValue = ordering.toLong(payload);

@@ -1,14 +1,17 @@
 package dev.mortar.writer.write;
 
 import dev.mortar.serde.MortarRow;
+import dev.mortar.serde.MortarRowBatch;
+import dev.mortar.serde.MortarRowBatchReader;
+import java.io.IOException;
 import java.io.Serializable;
-import javax.annotation.Nullable;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
- * What a write task receives and how it becomes the shuffle row it buffers: the shuffle row itself
- * behind the bucket shuffle ({@link #shuffleRows()}), or the sink's input rows when the task is
- * chained to its input and assigns key and bucket itself.
+ * What a write task receives and how it becomes the shuffle rows it buffers: batches of shuffle
+ * rows behind the bucket shuffle ({@link #shuffleBatches}), or the sink's input rows when the task
+ * is chained to its input and assigns key and bucket itself.
  *
  * @param <IN> the records the write operator receives
  */
@@ -17,23 +20,36 @@ public interface WriteInput<IN> extends Serializable {
   void open(MetricGroup metrics);
 
   /**
-   * The shuffle row of {@code record}, or {@code null} when the sink drops it. The returned row may
-   * be reused by the next call.
+   * Hands the shuffle rows of {@code record} to {@code rows}, in order; none when the sink drops
+   * the record. A row may be reused once {@code rows} returns.
    */
-  @Nullable
-  MortarRow toShuffleRow(IN record);
+  void forEachRow(IN record, RowConsumer rows) throws IOException, InterruptedException;
 
-  /** Input that is already the shuffle row. */
-  static WriteInput<MortarRow> shuffleRows() {
+  /** Takes the shuffle rows of a write task's input. */
+  @FunctionalInterface
+  interface RowConsumer {
+    void accept(MortarRow row) throws IOException, InterruptedException;
+  }
+
+  /** Input that is batches of shuffle rows with payloads of {@code payloadType}. */
+  static WriteInput<MortarRowBatch> shuffleBatches(RowType payloadType) {
     return new WriteInput<>() {
       private static final long serialVersionUID = 1L;
 
-      @Override
-      public void open(MetricGroup metrics) {}
+      private transient MortarRowBatchReader reader;
 
       @Override
-      public MortarRow toShuffleRow(MortarRow record) {
-        return record;
+      public void open(MetricGroup metrics) {
+        reader = new MortarRowBatchReader(payloadType);
+      }
+
+      @Override
+      public void forEachRow(MortarRowBatch batch, RowConsumer rows)
+          throws IOException, InterruptedException {
+        reader.reset(batch);
+        for (MortarRow row = reader.next(); row != null; row = reader.next()) {
+          rows.accept(row);
+        }
       }
     };
   }

@@ -37,7 +37,7 @@ class BucketTaskSelectorTest {
         row.setPartitionPath(BinaryStringData.fromString(partition));
         row.setBucket(bucket);
         row.setOperation(Operation.UPDATE);
-        assertThat(selector.getKey(row))
+        assertThat(selector.taskOf(row))
             .as(
                 "partition '%s' bucket %s of %s, %s write tasks",
                 partition, bucket, buckets, writeTasks)
