@@ -9,12 +9,13 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * One contender's serializer, the benchmark records already in that contender's shape, how the
- * sender builds such a record from what the sink's key/bucket step holds (key bytes, partition,
- * bucket, operation, the row as {@code BinaryRowData}), and how a receiver reads a record's shuffle
- * metadata (key, partition path, bucket, operation).
+ * A contender that ships records one by one through its serializer: the serializer, the benchmark
+ * records already in that contender's shape, how the sender builds such a record from what the
+ * sink's key/bucket step holds (key bytes, partition, bucket, operation, the row as {@code
+ * BinaryRowData}), and how a receiver reads a record's shuffle metadata (key, partition path,
+ * bucket, operation).
  */
-final class SerdeCase<T> {
+final class SerdeCase<T> implements ShuffleCase {
   /** Reads the shuffle metadata of a record into the blackhole, as the receiving writer would. */
   interface MetadataReader<T> {
     void read(T record, Blackhole blackhole);
@@ -46,7 +47,8 @@ final class SerdeCase<T> {
     this.builder = builder;
   }
 
-  List<T> records() {
+  @Override
+  public List<T> records() {
     return records;
   }
 
@@ -55,31 +57,36 @@ final class SerdeCase<T> {
    * default, object reuse off) and reads each one's metadata, as the receiving bucket writer does
    * before it buffers the row.
    */
-  void roundTrip(Blackhole blackhole) throws IOException {
+  @Override
+  public void roundTrip(Blackhole blackhole) throws IOException {
     serializeAll();
     readAll(blackhole);
   }
 
   /** The same, with each record built by the sender right before it is serialized. */
-  void buildAndRoundTrip(Blackhole blackhole) throws IOException {
+  @Override
+  public void buildAndRoundTrip(Blackhole blackhole) throws IOException {
     serializeBuilt();
     readAll(blackhole);
   }
 
   /** The records after one serialize/deserialize round trip, for correctness checks. */
-  List<T> roundTripped() throws IOException {
+  @Override
+  public List<T> roundTripped() throws IOException {
     serializeAll();
     return deserializeAll();
   }
 
   /** The built records after one round trip: they must equal {@link #records()}. */
-  List<T> builtRoundTripped() throws IOException {
+  @Override
+  public List<T> builtRoundTripped() throws IOException {
     serializeBuilt();
     return deserializeAll();
   }
 
   /** Average serialized size of the records, in bytes. */
-  double bytesPerRecord() throws IOException {
+  @Override
+  public double bytesPerRecord() throws IOException {
     serializeAll();
     return (double) out.length() / records.size();
   }

@@ -28,7 +28,7 @@ public enum SerdeContender {
   /** {@link MortarRow} through {@link MortarRowSerializer}. */
   MORTAR {
     @Override
-    SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+    ShuffleCase prepare(RowType rowType, List<ShuffleInput> inputs) {
       List<MortarRow> records = inputs.stream().map(SerdeContender::mortarRow).toList();
       return new SerdeCase<>(
           new MortarRowSerializer(rowType),
@@ -37,10 +37,21 @@ public enum SerdeContender {
           mortarRowBuilder(records));
     }
   },
+  /**
+   * {@link MortarRow}s in {@code MortarRowBatch}es of 8 KiB, read back as views: the writer's
+   * shuffle since the seventh session.
+   */
+  MORTAR_BATCHED {
+    @Override
+    ShuffleCase prepare(RowType rowType, List<ShuffleInput> inputs) {
+      List<MortarRow> records = inputs.stream().map(SerdeContender::mortarRow).toList();
+      return new BatchedMortarCase(rowType, records, mortarRowBuilder(records));
+    }
+  },
   /** The same {@link MortarRow} objects as a Kryo generic type (no type information). */
   KRYO {
     @Override
-    SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+    ShuffleCase prepare(RowType rowType, List<ShuffleInput> inputs) {
       List<MortarRow> records = inputs.stream().map(SerdeContender::mortarRow).toList();
       return new SerdeCase<>(
           new KryoSerializer<>(MortarRow.class, new SerializerConfigImpl()),
@@ -55,7 +66,7 @@ public enum SerdeContender {
    */
   AVRO {
     @Override
-    SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+    ShuffleCase prepare(RowType rowType, List<ShuffleInput> inputs) {
       RowType withMeta = MetaColumns.rowType(rowType);
       Schema schema = AvroSchemaConverter.convertToSchema(withMeta);
       RowDataToAvroConverters.RowDataToAvroConverter converter =
@@ -77,7 +88,7 @@ public enum SerdeContender {
   /** A binary row with the metadata as four extra columns through Flink's RowDataSerializer. */
   ROW_DATA {
     @Override
-    SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+    ShuffleCase prepare(RowType rowType, List<ShuffleInput> inputs) {
       RowDataSerializer serializer = new RowDataSerializer(MetaColumns.rowType(rowType));
       List<GenericRowData> metadata = inputs.stream().map(MetaColumns::metadata).toList();
       JoinedRowData joined = new JoinedRowData();
@@ -100,7 +111,7 @@ public enum SerdeContender {
   /** Hudi 1.1's {@code HoodieFlinkInternalRow} layout, re-implemented. */
   HUDI_1_1 {
     @Override
-    SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs) {
+    ShuffleCase prepare(RowType rowType, List<ShuffleInput> inputs) {
       return new SerdeCase<>(
           new HudiFlinkInternalRowSerializer(rowType),
           inputs.stream().map(SerdeContender::hudiRow).toList(),
@@ -115,9 +126,9 @@ public enum SerdeContender {
   };
 
   /** The contender's serializer and the inputs converted to the records it ships. */
-  abstract SerdeCase<?> prepare(RowType rowType, List<ShuffleInput> inputs);
+  abstract ShuffleCase prepare(RowType rowType, List<ShuffleInput> inputs);
 
-  private static void readMortarRow(MortarRow row, Blackhole blackhole) {
+  static void readMortarRow(MortarRow row, Blackhole blackhole) {
     blackhole.consume(row.getRecordKey());
     blackhole.consume(row.getPartitionPath());
     blackhole.consume(row.getBucket());

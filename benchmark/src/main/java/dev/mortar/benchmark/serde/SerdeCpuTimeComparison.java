@@ -36,7 +36,7 @@ public final class SerdeCpuTimeComparison {
       List<ShuffleInput> inputs =
           ShuffleInput.generate(
               schema, ShuffleRowSerdeBenchmark.RECORDS, ShuffleRowSerdeBenchmark.SEED);
-      Map<SerdeContender, SerdeCase<?>> cases = new EnumMap<>(SerdeContender.class);
+      Map<SerdeContender, ShuffleCase> cases = new EnumMap<>(SerdeContender.class);
       Map<SerdeContender, double[]> samples = new EnumMap<>(SerdeContender.class);
       for (SerdeContender contender : SerdeContender.values()) {
         cases.put(contender, contender.prepare(schema.rowType(), inputs));
@@ -48,7 +48,7 @@ public final class SerdeCpuTimeComparison {
       }
       for (int round = 0; round < rounds; round++) {
         for (SerdeContender contender : SerdeContender.values()) {
-          SerdeCase<?> serdeCase = cases.get(contender);
+          ShuffleCase serdeCase = cases.get(contender);
           long start = threads.getCurrentThreadCpuTime();
           for (int i = 0; i < INVOCATIONS_PER_SAMPLE; i++) {
             serdeCase.roundTrip(blackhole);

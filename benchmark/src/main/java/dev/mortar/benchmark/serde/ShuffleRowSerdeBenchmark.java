@@ -51,10 +51,10 @@ public class ShuffleRowSerdeBenchmark {
   @Param({"SCHEMA1", "SCHEMA3"})
   public WorkloadSchema schema;
 
-  @Param({"MORTAR", "KRYO", "AVRO", "ROW_DATA", "HUDI_1_1"})
+  @Param({"MORTAR", "MORTAR_BATCHED", "KRYO", "AVRO", "ROW_DATA", "HUDI_1_1"})
   public SerdeContender contender;
 
-  private SerdeCase<?> serdeCase;
+  private ShuffleCase serdeCase;
 
   @Setup(Level.Trial)
   public void setUp() {

@@ -21,7 +21,7 @@ class SerdeContenderTest {
   void everyContenderRoundTripsTheRecordsUnchanged(WorkloadSchema schema) throws IOException {
     List<ShuffleInput> inputs = ShuffleInput.generate(schema, 50, 42L);
     for (SerdeContender contender : SerdeContender.values()) {
-      SerdeCase<?> serdeCase = contender.prepare(schema.rowType(), inputs);
+      ShuffleCase serdeCase = contender.prepare(schema.rowType(), inputs);
       assertThat(serdeCase.roundTripped())
           .as("%s %s", contender, schema)
           .hasSize(50)
