@@ -124,6 +124,7 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
    * flushed.
    */
   private void buffer(MortarRow row) throws IOException, InterruptedException {
+    metrics.rowReceived();
     BucketSlot slot = buffers.slot(row.getPartitionPath(), row.getBucket());
     BinaryRowData payload = row.getPayload();
     long orderingValue = ordering.toLong(payload);

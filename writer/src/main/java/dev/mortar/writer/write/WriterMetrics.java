@@ -7,8 +7,9 @@ import org.apache.flink.metrics.MetricGroup;
 
 /**
  * A write task's metrics: Flink's sink conventions ({@code numRecordsSend}, {@code numBytesSend}:
- * records and bytes written to log files) and the {@code mortar} group (buffer bytes used and
- * total, flushes, flush time, preemptions: flushes forced by a full pool).
+ * records and bytes written to log files) and the {@code mortar} group (rows received, buffer bytes
+ * used and total, flushes, flush time, preemptions: flushes forced by a full pool). Rows received
+ * counts shuffle rows: behind the bucket shuffle Flink's own {@code numRecordsIn} counts batches.
  */
 final class WriterMetrics {
   private final Counter recordsSend;
@@ -17,6 +18,7 @@ final class WriterMetrics {
   private final Counter flushMillis;
   private final Counter preemptions;
   private final Counter logFiles;
+  private final Counter rowsReceived;
 
   WriterMetrics(MetricGroup operatorGroup, BucketBuffers buffers) {
     recordsSend = operatorGroup.counter("numRecordsSend");
@@ -28,6 +30,7 @@ final class WriterMetrics {
     flushMillis = mortar.counter("flushTimeMs");
     preemptions = mortar.counter("preemptions");
     logFiles = mortar.counter("logFilesWritten");
+    rowsReceived = mortar.counter("rowsReceived");
   }
 
   void flushed(Iterable<WriteStat> stats, long millis) {
@@ -38,6 +41,10 @@ final class WriterMetrics {
       bytesSend.inc(stat.sizeBytes());
       logFiles.inc();
     }
+  }
+
+  void rowReceived() {
+    rowsReceived.inc();
   }
 
   void preempted() {

@@ -70,6 +70,7 @@ class MetricsITCase {
                             metric)));
 
     assertThat(sumCounters(metrics, ".numRecordsSend")).isEqualTo(400);
+    assertThat(sumCounters(metrics, ".mortar.rowsReceived")).isEqualTo(400);
     assertThat(sumCounters(metrics, ".numBytesSend")).isPositive();
     assertThat(sumCounters(metrics, ".mortar.flushes")).isPositive();
     assertThat(sumCounters(metrics, ".mortar.logFilesWritten")).isPositive();
