@@ -59,11 +59,7 @@ public final class MortarRowBatchSerializer extends TypeSerializer<MortarRowBatc
 
   @Override
   public MortarRowBatch deserialize(DataInputView in) throws IOException {
-    int rowCount = MortarRowWireFormat.readLength(in, "batch row count");
-    int size = MortarRowWireFormat.readLength(in, "batch byte count");
-    MortarRowBatch batch = new MortarRowBatch(MortarRowBatch.NO_TASK, size);
-    batch.readFrom(in, rowCount, size);
-    return batch;
+    return deserialize(createInstance(), in);
   }
 
   @Override

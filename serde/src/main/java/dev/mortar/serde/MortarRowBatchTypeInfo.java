@@ -16,19 +16,4 @@ public final class MortarRowBatchTypeInfo extends OpaqueTypeInfo<MortarRowBatch>
   protected TypeSerializer<MortarRowBatch> serializer() {
     return new MortarRowBatchSerializer();
   }
-
-  @Override
-  public String toString() {
-    return "MortarRowBatch";
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof MortarRowBatchTypeInfo;
-  }
-
-  @Override
-  public int hashCode() {
-    return MortarRowBatchTypeInfo.class.hashCode();
-  }
 }

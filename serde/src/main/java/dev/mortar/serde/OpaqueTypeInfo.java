@@ -8,8 +8,8 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 /**
  * Type information of a type Flink treats as one opaque value — not basic, not a tuple, not a key,
  * arity 1 — and always serializes with the serializer the subclass makes, so it never falls back to
- * Kryo. Subclasses add what tells two instances apart ({@code equals}, {@code hashCode}, {@code
- * toString}).
+ * Kryo. Two instances of a subclass are equal when they are of the same class; a subclass with
+ * parameters (a payload row type) overrides {@code equals}, {@code hashCode} and {@code toString}.
  */
 public abstract class OpaqueTypeInfo<T> extends TypeInformation<T> {
   private static final long serialVersionUID = 1L;
@@ -67,5 +67,20 @@ public abstract class OpaqueTypeInfo<T> extends TypeInformation<T> {
   @Override
   public final boolean canEqual(Object o) {
     return o != null && o.getClass() == getClass();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return canEqual(o);
+  }
+
+  @Override
+  public int hashCode() {
+    return typeClass.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return typeClass.getSimpleName();
   }
 }

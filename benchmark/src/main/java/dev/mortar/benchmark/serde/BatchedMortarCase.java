@@ -58,15 +58,16 @@ final class BatchedMortarCase implements ShuffleCase {
 
   @Override
   public List<MortarRow> roundTripped() throws IOException {
-    send(false);
-    List<MortarRow> received = new ArrayList<>(records.size());
-    receive(null, received);
-    return received;
+    return receivedCopies(false);
   }
 
   @Override
   public List<MortarRow> builtRoundTripped() throws IOException {
-    send(true);
+    return receivedCopies(true);
+  }
+
+  private List<MortarRow> receivedCopies(boolean buildEach) throws IOException {
+    send(buildEach);
     List<MortarRow> received = new ArrayList<>(records.size());
     receive(null, received);
     return received;

@@ -15,19 +15,4 @@ public final class WriteResultTypeInfo extends OpaqueTypeInfo<WriteResult> {
   protected TypeSerializer<WriteResult> serializer() {
     return WriteResultSerializer.INSTANCE;
   }
-
-  @Override
-  public String toString() {
-    return "WriteResult";
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof WriteResultTypeInfo;
-  }
-
-  @Override
-  public int hashCode() {
-    return WriteResultTypeInfo.class.hashCode();
-  }
 }
