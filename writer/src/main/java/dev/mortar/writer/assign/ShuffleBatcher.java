@@ -24,8 +24,8 @@ import org.apache.flink.table.data.RowData;
  * copies a row's bytes into its buffer anyway, so rows gain nothing from travelling one by one. At
  * {@value #BATCH_BYTES} bytes a batch holds ~40 Schema1 rows, a quarter of a network buffer: most
  * batches lie inside one buffer and are read without the reader's copy of records that span two. A
- * row larger than that is sent alone at once. Each task holds one batch per write task, at most
- * {@value #BATCH_BYTES} bytes plus a row each.
+ * row larger than that leaves at once with the batch it was added to. Each task holds one batch per
+ * write task, less than {@value #BATCH_BYTES} bytes each between rows.
  */
 public final class ShuffleBatcher extends AbstractStreamOperator<MortarRowBatch>
     implements OneInputStreamOperator<RowData, MortarRowBatch>, BoundedOneInput {
