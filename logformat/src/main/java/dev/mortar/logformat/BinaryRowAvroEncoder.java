@@ -50,6 +50,17 @@ public final class BinaryRowAvroEncoder {
     void encode(MemorySegment[] segments, int base, int slot, BlockBuffer out);
   }
 
+  /** A long in the slot (BIGINT, compact timestamps); {@link RowEncoder} encodes it inline. */
+  private static final ValueEncoder LONG_IN_SLOT =
+      (segs, base, slot, out) -> out.writeAvroLong(getLong(segs, slot));
+
+  /** An int in the slot (INT, DATE, TIME); {@link RowEncoder} encodes it inline. */
+  private static final ValueEncoder INT_IN_SLOT =
+      (segs, base, slot, out) -> out.writeAvroLong(getInt(segs, slot));
+
+  /** A string or binary; {@link RowEncoder} encodes it inline. */
+  private static final ValueEncoder VARIABLE_BYTES = BinaryRowAvroEncoder::encodeVariableBytes;
+
   private final RowEncoder root;
 
   public BinaryRowAvroEncoder(RowType rowType) {
@@ -76,9 +87,9 @@ public final class BinaryRowAvroEncoder {
       case INTEGER:
       case DATE:
       case TIME_WITHOUT_TIME_ZONE:
-        return (segs, base, slot, out) -> out.writeAvroLong(getInt(segs, slot));
+        return INT_IN_SLOT;
       case BIGINT:
-        return (segs, base, slot, out) -> out.writeAvroLong(getLong(segs, slot));
+        return LONG_IN_SLOT;
       case FLOAT:
         return (segs, base, slot, out) -> out.writeAvroFloat(getFloat(segs, slot));
       case DOUBLE:
@@ -87,7 +98,7 @@ public final class BinaryRowAvroEncoder {
       case VARCHAR:
       case BINARY:
       case VARBINARY:
-        return BinaryRowAvroEncoder::encodeVariableBytes;
+        return VARIABLE_BYTES;
       case DECIMAL:
         return DecimalData.isCompact(((DecimalType) type).getPrecision())
             ? (segs, base, slot, out) -> encodeCompactDecimal(getLong(segs, slot), out)
@@ -110,7 +121,7 @@ public final class BinaryRowAvroEncoder {
 
   private static ValueEncoder timestampEncoder(int precision) {
     if (TimestampData.isCompact(precision)) {
-      return (segs, base, slot, out) -> out.writeAvroLong(getLong(segs, slot));
+      return LONG_IN_SLOT;
     }
     return (segs, base, slot, out) -> {
       long offsetAndNanos = getLong(segs, slot);
@@ -160,16 +171,16 @@ public final class BinaryRowAvroEncoder {
   /**
    * A row: null bits, then one 8-byte slot per field. Also the encoder of nested rows.
    *
-   * <p>The commonest fields (a long or an int in the slot, a string or binary) are encoded by a
-   * {@code switch} over {@link #slotKinds}; the rest by their {@link ValueEncoder}. One call site
-   * for every field type is megamorphic on a row that mixes three types, and its dispatch stub cost
-   * more than the encoding of a long.
+   * <p>Fields whose encoder is one of the shared {@link #LONG_IN_SLOT}, {@link #INT_IN_SLOT} and
+   * {@link #VARIABLE_BYTES} are encoded inline by a {@code switch} over {@link #slotKinds}; the
+   * rest by their {@link ValueEncoder}. One call site for every field type is megamorphic on a row
+   * that mixes three types, and its dispatch stub cost more than the encoding of a long.
    */
   private static final class RowEncoder implements ValueEncoder {
     private static final byte OTHER = 0;
-    private static final byte LONG_IN_SLOT = 1;
-    private static final byte INT_IN_SLOT = 2;
-    private static final byte VARIABLE_BYTES = 3;
+    private static final byte LONG = 1;
+    private static final byte INT = 2;
+    private static final byte BYTES = 3;
 
     private final int arity;
     private final int nullBitsBytes;
@@ -189,37 +200,21 @@ public final class BinaryRowAvroEncoder {
       for (int i = 0; i < arity; i++) {
         RowType.RowField field = rowFields.get(i);
         paths[i] = path.isEmpty() ? field.getName() : path + "." + field.getName();
-        slotKinds[i] = slotKind(field.getType());
         fields[i] = encoderFor(field.getType(), paths[i]);
+        slotKinds[i] = slotKind(fields[i]);
         nullable[i] = field.getType().isNullable();
       }
     }
 
-    /** How {@link #encodeFields} encodes a field of {@code type}: as {@link #encoderFor} does. */
-    private static byte slotKind(LogicalType type) {
-      switch (type.getTypeRoot()) {
-        case BIGINT:
-          return LONG_IN_SLOT;
-        case TIMESTAMP_WITHOUT_TIME_ZONE:
-          return TimestampData.isCompact(((TimestampType) type).getPrecision())
-              ? LONG_IN_SLOT
-              : OTHER;
-        case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-          return TimestampData.isCompact(((LocalZonedTimestampType) type).getPrecision())
-              ? LONG_IN_SLOT
-              : OTHER;
-        case INTEGER:
-        case DATE:
-        case TIME_WITHOUT_TIME_ZONE:
-          return INT_IN_SLOT;
-        case CHAR:
-        case VARCHAR:
-        case BINARY:
-        case VARBINARY:
-          return VARIABLE_BYTES;
-        default:
-          return OTHER;
+    /** Which of the shared encoders {@code encoder} is, if any: the row loop inlines those. */
+    private static byte slotKind(ValueEncoder encoder) {
+      if (encoder == LONG_IN_SLOT) {
+        return LONG;
       }
+      if (encoder == INT_IN_SLOT) {
+        return INT;
+      }
+      return encoder == VARIABLE_BYTES ? BYTES : OTHER;
     }
 
     @Override
@@ -238,9 +233,9 @@ public final class BinaryRowAvroEncoder {
         }
         if (!isNull) {
           switch (slotKinds[i]) {
-            case LONG_IN_SLOT -> out.writeAvroLong(getLong(segs, slot));
-            case INT_IN_SLOT -> out.writeAvroLong(getInt(segs, slot));
-            case VARIABLE_BYTES -> encodeVariableBytes(segs, rowBase, slot, out);
+            case LONG -> out.writeAvroLong(getLong(segs, slot));
+            case INT -> out.writeAvroLong(getInt(segs, slot));
+            case BYTES -> encodeVariableBytes(segs, rowBase, slot, out);
             default -> fields[i].encode(segs, rowBase, slot, out);
           }
         }
