@@ -77,6 +77,9 @@ public final class BucketBuffer {
   /** ON_READ: index pages set aside in the pool, not yet taken. */
   private int reservedIndexPages;
 
+  /** ON_READ: the keys the index pages, taken and reserved, can hold; below it nothing is due. */
+  private int reservedKeys;
+
   /** ON_READ: the index has new pages and must be rebuilt from the first entry. */
   private boolean reindexFromStart;
 
@@ -104,8 +107,11 @@ public final class BucketBuffer {
   public boolean append(
       BinaryStringData key, long orderingValue, Operation operation, BinaryRowData row) {
     checkUsable();
-    key.ensureMaterialized();
     BinarySection keyBytes = key.getBinarySection();
+    if (keyBytes == null) { // a key built from a Java String
+      key.ensureMaterialized();
+      keyBytes = key.getBinarySection();
+    }
     int keyLength = keyBytes.getSizeInBytes();
     int rowLength = row.getSizeInBytes();
     long entryLength = RecordEntryLayout.entryLength(keyLength, rowLength);
@@ -117,12 +123,17 @@ public final class BucketBuffer {
       return appendEntry(entryLength, 0, keyBytes, orderingValue, operation, row) >= 0;
     }
     if (deduplication == Deduplication.ON_READ) {
-      int indexPages = indexPagesToReserveFor(recordCount + 1);
+      // below reservedKeys the index pages held or reserved take one more key: nothing to compute
+      boolean reservationDue = recordCount >= reservedKeys;
+      int indexPages = reservationDue ? indexPagesToReserveFor(recordCount + 1) : 0;
       if (appendEntry(entryLength, indexPages, keyBytes, orderingValue, operation, row) < 0) {
         return false;
       }
-      pool.reserve(indexPages);
-      reservedIndexPages += indexPages;
+      if (reservationDue) {
+        pool.reserve(indexPages);
+        reservedIndexPages += indexPages;
+        reservedKeys = DedupIndex.keysFor(index.pageCount() + reservedIndexPages, pool.pageSize());
+      }
       return true;
     }
     int hash = keyBytes.hashCode();
@@ -206,6 +217,7 @@ public final class BucketBuffer {
     }
     pool.unreserve(reservedIndexPages);
     reservedIndexPages = 0;
+    reservedKeys = 0;
     indexedUpTo = 0;
     reindexFromStart = false;
     writeAddress = 0;
@@ -371,11 +383,16 @@ public final class BucketBuffer {
       data.put(entry + OPERATION_OFFSET, operation.code());
       data.put(entry + STATE_OFFSET, LIVE);
     }
-    data.copyFrom(key.getSegments(), key.getOffset(), entry + KEY_OFFSET, keyLength);
-    data.copyFrom(
-        row.getSegments(),
-        row.getOffset(),
-        entry + RecordEntryLayout.rowOffset(keyLength),
-        rowLength);
+    if (key.getSegments() == row.getSegments() && key.getOffset() + keyLength == row.getOffset()) {
+      // key and row lie back to back, as in a shuffle row's wire record: one copy for both
+      data.copyFrom(key.getSegments(), key.getOffset(), entry + KEY_OFFSET, keyLength + rowLength);
+    } else {
+      data.copyFrom(key.getSegments(), key.getOffset(), entry + KEY_OFFSET, keyLength);
+      data.copyFrom(
+          row.getSegments(),
+          row.getOffset(),
+          entry + RecordEntryLayout.rowOffset(keyLength),
+          rowLength);
+    }
   }
 }

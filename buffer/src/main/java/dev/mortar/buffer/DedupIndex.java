@@ -135,6 +135,15 @@ final class DedupIndex {
   }
 
   /**
+   * The most keys an index of {@code pages} pages (a count {@link #pagesFor} returns) holds: {@code
+   * pagesFor(k) <= pages} exactly when {@code k <= keysFor(pages)}.
+   */
+  static int keysFor(int pages, int pageSize) {
+    long slots = (long) pages * pageSize / SLOT_BYTES;
+    return (int) Math.min(Integer.MAX_VALUE, slots * MAX_LOAD_PERCENT / 100);
+  }
+
+  /**
    * Adds {@code pages} pages (the caller has them from the pool) and forgets every key: the caller
    * clears the slots ({@link #clearSlots}) and adds all keys again.
    */

@@ -193,10 +193,11 @@ class BucketBufferModelTest {
 
     void append(BucketBuffer buffer) {
       String keyText = keyText();
-      BinaryStringData key = BinaryStringData.fromString(keyText);
       long ordering = random.nextInt(4);
       Operation operation = Operation.values()[random.nextInt(3)];
-      BinaryRowData row = randomRow();
+      TestRows.KeyAndRow input = keyAndRow(BinaryStringData.fromString(keyText), randomRow());
+      BinaryStringData key = input.key();
+      BinaryRowData row = input.row();
       Expected expected =
           new Expected(keyText, ordering, operation, row.getArity(), TestRows.bytesOf(row));
       long entryBytes = RecordEntryLayout.entryLength(key.getSizeInBytes(), row.getSizeInBytes());
@@ -222,6 +223,18 @@ class BucketBufferModelTest {
         flush(largest.orElse(buffer));
       }
       references.get(buffer).add(expected);
+    }
+
+    /**
+     * Key and row as they come: apart (the key often still a Java string), or back to back in one
+     * array as the shuffle delivers them.
+     */
+    TestRows.KeyAndRow keyAndRow(BinaryStringData key, BinaryRowData row) {
+      if (random.nextInt(3) != 0) {
+        return new TestRows.KeyAndRow(key, row);
+      }
+      int segmentSize = 64 << random.nextInt(3);
+      return TestRows.backToBack(key, row, segmentSize, random.nextInt(segmentSize));
     }
 
     String keyText() {

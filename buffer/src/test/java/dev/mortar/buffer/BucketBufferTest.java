@@ -96,6 +96,19 @@ class BucketBufferTest {
     }
   }
 
+  /** The key count ON_READ appends compare against instead of computing the pages per record. */
+  @ParameterizedTest(name = "page {0} B")
+  @ValueSource(ints = {64, 256, 4096, 65536})
+  void keysForIsTheLargestKeyCountThatFitsThePagesOfPagesFor(int pageSize) {
+    for (int keys = 1; keys <= 200_000; keys++) {
+      int pages = DedupIndex.pagesFor(keys, pageSize);
+      assertThat(keys).as("keys").isLessThanOrEqualTo(DedupIndex.keysFor(pages, pageSize));
+      assertThat(DedupIndex.pagesFor(DedupIndex.keysFor(pages, pageSize) + 1, pageSize))
+          .as("pages for one key more than keysFor(pagesFor(%s))", keys)
+          .isGreaterThan(pages);
+    }
+  }
+
   @Test
   void winnerOfTheSameLengthOverwritesInPlaceOtherwiseTheLoserIsSuperseded() {
     BucketBuffer buffer = pool.newBuffer("dedup", Deduplication.ON_APPEND);

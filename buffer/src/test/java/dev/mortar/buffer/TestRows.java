@@ -68,6 +68,32 @@ final class TestRows {
    */
   static BinaryRowData spreadOverSegments(BinaryRowData row, int segmentSize, int offset) {
     byte[] bytes = bytesOf(row);
+    BinaryRowData spread = new BinaryRowData(row.getArity());
+    spread.pointTo(spread(bytes, segmentSize, offset), offset, bytes.length);
+    return spread;
+  }
+
+  /** A key and a row that lie back to back in the same segments. */
+  record KeyAndRow(BinaryStringData key, BinaryRowData row) {}
+
+  /**
+   * The key's bytes and then the row's, back to back in one array of segments of {@code
+   * segmentSize} from {@code offset} on, as a shuffle row's wire record holds them.
+   */
+  static KeyAndRow backToBack(
+      BinaryStringData key, BinaryRowData row, int segmentSize, int offset) {
+    byte[] keyBytes = key.toBytes();
+    byte[] rowBytes = bytesOf(row);
+    byte[] both = Arrays.copyOf(keyBytes, keyBytes.length + rowBytes.length);
+    System.arraycopy(rowBytes, 0, both, keyBytes.length, rowBytes.length);
+    MemorySegment[] segments = spread(both, segmentSize, offset);
+    BinaryRowData joinedRow = new BinaryRowData(row.getArity());
+    joinedRow.pointTo(segments, offset + keyBytes.length, rowBytes.length);
+    return new KeyAndRow(
+        BinaryStringData.fromAddress(segments, offset, keyBytes.length), joinedRow);
+  }
+
+  private static MemorySegment[] spread(byte[] bytes, int segmentSize, int offset) {
     int total = offset + bytes.length;
     MemorySegment[] segments =
         new MemorySegment[Math.max(1, (total + segmentSize - 1) / segmentSize)];
@@ -78,9 +104,7 @@ final class TestRows {
       int position = offset + i;
       segments[position / segmentSize].put(position % segmentSize, bytes[i]);
     }
-    BinaryRowData spread = new BinaryRowData(row.getArity());
-    spread.pointTo(segments, offset, bytes.length);
-    return spread;
+    return segments;
   }
 
   static byte[] bytesOf(BinaryRowData row) {
