@@ -48,8 +48,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * (keys drawn from {@value #KEY_SPACE} values, so about half the appends replace an earlier record
  * of their key), iterate what is held, clear. Scores are records/ms; with {@code -prof gc}, {@code
  * gc.alloc.rate.norm} is bytes allocated per record. Every contender gets its input as a writer
- * does: one reused row and key, re-pointed at each record's bytes (key and row in one array, as the
- * shuffle delivers them).
+ * does: one reused row and key, re-pointed at each record's bytes (the key and then the row in one
+ * array, as the shuffle's wire record holds them).
  *
  * <ul>
  *   <li>{@code mortarDedup}, {@code mortarDedupOnRead}, {@code mortarNoDedup}: {@link BucketBuffer}
@@ -122,18 +122,18 @@ public class BufferBenchmark {
       long itemId = random.nextInt(KEY_SPACE);
       BinaryRowData generated = generator.next();
       generated.setLong(0, itemId);
-      // key and row in one array, as the shuffle delivers them (serde's MortarRowWireFormat)
+      // key, then row, in one array, as the shuffle delivers them (serde's MortarRowWireFormat)
       byte[] keyBytes = Long.toString(itemId).getBytes(StandardCharsets.UTF_8);
       int rowLength = generated.getSizeInBytes();
-      byte[] record = new byte[rowLength + keyBytes.length];
-      generated.getSegments()[0].get(generated.getOffset(), record, 0, rowLength);
-      System.arraycopy(keyBytes, 0, record, rowLength, keyBytes.length);
+      byte[] record = new byte[keyBytes.length + rowLength];
+      System.arraycopy(keyBytes, 0, record, 0, keyBytes.length);
+      generated.getSegments()[0].get(generated.getOffset(), record, keyBytes.length, rowLength);
       records[i] = new MemorySegment[] {MemorySegmentFactory.wrap(record)};
       rowLengths[i] = rowLength;
       keyLengths[i] = keyBytes.length;
     }
     row = new BinaryRowData(schema.rowType().getFieldCount());
-    key = BinaryStringData.fromAddress(records[0], rowLengths[0], keyLengths[0]);
+    key = BinaryStringData.fromAddress(records[0], 0, keyLengths[0]);
     pool = new PagePool(PAGE_SIZE, BUDGET, false, false);
     dedupBuffer = pool.newBuffer("dedup", Deduplication.ON_APPEND);
     onReadBuffer = pool.newBuffer("on-read", Deduplication.ON_READ);
@@ -164,9 +164,9 @@ public class BufferBenchmark {
 
   /** Points {@link #row} and {@link #key} at record {@code i}, as a reusing deserializer does. */
   private void pointAt(int i) {
-    row.pointTo(records[i], 0, rowLengths[i]);
+    row.pointTo(records[i], keyLengths[i], rowLengths[i]);
     key.setJavaObject(null);
-    key.getBinarySection().pointTo(records[i], rowLengths[i], keyLengths[i]);
+    key.getBinarySection().pointTo(records[i], 0, keyLengths[i]);
   }
 
   @Benchmark
