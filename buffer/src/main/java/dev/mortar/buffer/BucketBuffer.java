@@ -282,7 +282,7 @@ public final class BucketBuffer {
         int rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
         if (data.get(entry + STATE_OFFSET) == LIVE) {
           groupEntries[grouped] = entry;
-          MemorySegment[] key = keyView.point(data, entry + KEY_OFFSET, keyLength);
+          MemorySegment[] key = keyView.point(data, entry + KEY_OFFSET, keyLength, keyLength);
           groupHashes[grouped] = BinarySegmentUtils.hash(key, keyView.offset(), keyLength);
           grouped++;
         }
@@ -298,7 +298,7 @@ public final class BucketBuffer {
 
   private void indexLiveEntry(long entry, int hash) {
     int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
-    MemorySegment[] key = keyView.point(data, entry + KEY_OFFSET, keyLength);
+    MemorySegment[] key = keyView.point(data, entry + KEY_OFFSET, keyLength, keyLength);
     long slot = index.find(hash, key, keyView.offset(), keyLength, data);
     if (!index.isOccupied(slot)) {
       if (index.pagesToAddOneKey() != 0) {

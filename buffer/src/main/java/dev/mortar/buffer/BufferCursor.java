@@ -18,9 +18,10 @@ import org.apache.flink.table.data.binary.BinaryStringData;
 /**
  * Walks the live entries of a {@link BucketBuffer} in the order they were written. {@link #key()}
  * and {@link #row()} return the same objects after every {@link #next()}, re-pointed at the current
- * entry: straight into the page when the bytes lie inside one page, else at a copy in a scratch
- * area that grows to the largest spanning record and is then reused. Nothing is allocated per
- * record.
+ * entry in place ({@link PageRangeView}): a key that lies in one page and a row whose fixed-length
+ * part does are read from the pages, a row spanning pages from the pages it spans. Only a key that
+ * spans pages, or a row whose fixed-length part does, is copied to a scratch area that grows to the
+ * largest such record and is then reused. Nothing is allocated per record.
  */
 public final class BufferCursor {
   private final BucketBuffer buffer;
@@ -29,6 +30,10 @@ public final class BufferCursor {
   private final PageRangeView rowView = new PageRangeView();
   private final BinaryStringData key = new BinaryStringData(new MemorySegment[1], 0, 0);
   private BinaryRowData row = new BinaryRowData(0);
+
+  /** The null bits and slots of {@link #row}: the part a {@code BinaryRowData} reads in place. */
+  private int fixedPartLength = BinaryRowData.calculateFixPartSizeInBytes(0);
+
   private long nextEntry;
   private long end;
   private int expectedModificationCount;
@@ -115,15 +120,16 @@ public final class BufferCursor {
     operation = Operation.ofCode(operationCode);
     if (row.getArity() != arity) {
       row = new BinaryRowData(arity);
+      fixedPartLength = BinaryRowData.calculateFixPartSizeInBytes(arity);
     }
   }
 
   private void pointKeyAndRow(long entry) {
     key.setJavaObject(null);
-    MemorySegment[] keySegments = keyView.point(data, entry + KEY_OFFSET, keyLength);
+    MemorySegment[] keySegments = keyView.point(data, entry + KEY_OFFSET, keyLength, keyLength);
     key.getBinarySection().pointTo(keySegments, keyView.offset(), keyLength);
     long rowAddress = entry + RecordEntryLayout.rowOffset(keyLength);
-    MemorySegment[] rowSegments = rowView.point(data, rowAddress, rowLength);
+    MemorySegment[] rowSegments = rowView.point(data, rowAddress, rowLength, fixedPartLength);
     row.pointTo(rowSegments, rowView.offset(), rowLength);
   }
 

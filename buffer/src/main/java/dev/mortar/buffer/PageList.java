@@ -63,6 +63,15 @@ final class PageList {
     return pages[(int) (address >>> pageShift)];
   }
 
+  /** The index of the page that holds {@code address}. */
+  int pageIndex(long address) {
+    return (int) (address >>> pageShift);
+  }
+
+  MemorySegment pageAt(int index) {
+    return pages[index];
+  }
+
   int offsetIn(long address) {
     return (int) (address & pageMask);
   }

@@ -6,6 +6,7 @@ import static dev.mortar.buffer.TestRows.rowOfSize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.serde.Operation;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.junit.jupiter.api.AfterEach;
@@ -14,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Records placed exactly at page edges (pages of 256 bytes, entries from address 0; see {@link
  * RecordEntryLayout}: 22 header bytes, then key, then row). The pool is off-heap and the scratch
- * area is on the heap, which shows whether a row was read in place or copied.
+ * area is on the heap, which shows whether a row was read in place (from one page or from the pages
+ * it spans) or copied.
  */
 class BucketBufferBoundaryTest {
   private static final int PAGE = 256;
@@ -48,8 +50,8 @@ class BucketBufferBoundaryTest {
   }
 
   @Test
-  void recordOneByteOverThePageEndIsCopiedToScratchBitExact() {
-    // 22 + 3 + 232 = 257: the row's last byte is on the second page
+  void recordOneByteOverThePageEndIsReadInPlaceFromBothPages() {
+    // 22 + 3 + 232 = 257: the row's last byte is on the second page, its fixed part on the first
     BinaryStringData key = keyOfLength(3, 'a');
     BinaryRowData row = rowOfSize(232, (byte) 9);
     append(key, 1, row);
@@ -58,7 +60,9 @@ class BucketBufferBoundaryTest {
     BufferCursor cursor = buffer.cursor();
     assertThat(cursor.next()).isTrue();
     assertRecord(cursor, key, 1, row);
-    assertThat(cursor.row().getSegments()[0].isOffHeap()).as("copied to scratch").isFalse();
+    assertThat(cursor.row().getSegments()).as("both pages, in place").hasSize(2);
+    assertThat(cursor.row().getSegments()).allMatch(MemorySegment::isOffHeap);
+    assertThat(cursor.row().getBinary(0)).isEqualTo(row.getBinary(0));
     assertThat(cursor.next()).isFalse();
   }
 
@@ -72,6 +76,7 @@ class BucketBufferBoundaryTest {
     BufferCursor cursor = buffer.cursor();
     assertThat(cursor.next()).isTrue();
     assertRecord(cursor, key, 3, row);
+    assertThat(cursor.row().getSegments()[0].isOffHeap()).as("copied to scratch").isFalse();
     for (int field = 0; field < 3; field++) {
       assertThat(cursor.row().getBinary(field)).isEqualTo(row.getBinary(field));
     }
@@ -106,6 +111,9 @@ class BucketBufferBoundaryTest {
     assertThat(cursor.next()).isTrue();
     assertThat(cursor.next()).isTrue();
     assertRecord(cursor, key, 2, row);
+    for (int field = 0; field < 3; field++) {
+      assertThat(cursor.row().getBinary(field)).isEqualTo(row.getBinary(field));
+    }
     assertThat(cursor.next()).isTrue();
     assertThat(cursor.key().toString()).isEqualTo("qqqq");
     assertThat(bytesOf(cursor.row())).isEqualTo(bytesOf(rowOfSize(40, (byte) 4)));
