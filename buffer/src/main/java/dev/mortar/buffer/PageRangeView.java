@@ -21,7 +21,11 @@ import org.apache.flink.core.memory.MemorySegmentFactory;
  * are reused, one per number of pages spanned.
  */
 final class PageRangeView {
+  private final MemorySegment[] onePage = new MemorySegment[1];
+
+  /** Arrays for ranges across pages, by the number of pages. */
   private MemorySegment[][] spans = new MemorySegment[4][];
+
   private final MemorySegment[] copy = {MemorySegmentFactory.wrap(new byte[64])};
   private int offset;
 
@@ -30,6 +34,11 @@ final class PageRangeView {
    * #offset()} of the returned segments, which stay valid until the next call.
    */
   MemorySegment[] point(PageList data, long address, int length, int firstPageBytes) {
+    if (length > 0 && data.inOnePage(address, length)) {
+      onePage[0] = data.pageOf(address);
+      offset = data.offsetIn(address);
+      return onePage;
+    }
     if (length > 0 && data.inOnePage(address, Math.max(1, firstPageBytes))) {
       offset = data.offsetIn(address);
       return pagesOf(data, data.pageIndex(address), data.pageIndex(address + length - 1));
