@@ -50,9 +50,12 @@ final class PageList {
     }
   }
 
-  /** Returns every page to the pool. */
+  /**
+   * Returns every page to the pool, last page first: the pool hands out the page it took back last,
+   * so a buffer filled again gets its pages back in the order it had them.
+   */
   void releaseAll() {
-    for (int i = 0; i < pageCount; i++) {
+    for (int i = pageCount - 1; i >= 0; i--) {
       pool.releasePage(owner, pages[i]);
       pages[i] = null;
     }

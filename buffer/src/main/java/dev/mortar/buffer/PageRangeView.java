@@ -32,6 +32,10 @@ final class PageRangeView {
   /**
    * Points at {@code [address, address + length)} of {@code data}. The range starts at {@link
    * #offset()} of the returned segments, which stay valid until the next call.
+   *
+   * @param firstPageBytes how many leading bytes of the range must lie in its first page for it to
+   *     be read in place across pages: a row's fixed-length part; {@code length} to read the range
+   *     in place only when it lies inside one page
    */
   MemorySegment[] point(PageList data, long address, int length, int firstPageBytes) {
     if (length > 0 && data.inOnePage(address, length)) {
