@@ -63,7 +63,7 @@ final class PageList {
   }
 
   MemorySegment pageOf(long address) {
-    return pages[(int) (address >>> pageShift)];
+    return pages[pageIndex(address)];
   }
 
   /** The index of the page that holds {@code address}. */
