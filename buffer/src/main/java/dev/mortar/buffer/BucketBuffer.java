@@ -77,9 +77,6 @@ public final class BucketBuffer {
   /** ON_READ: index pages set aside in the pool, not yet taken. */
   private int reservedIndexPages;
 
-  /** ON_READ: the keys the index pages, taken and reserved, can hold; below it nothing is due. */
-  private int reservedKeys;
-
   /** ON_READ: the index has new pages and must be rebuilt from the first entry. */
   private boolean reindexFromStart;
 
@@ -123,17 +120,16 @@ public final class BucketBuffer {
       return appendEntry(entryLength, 0, keyBytes, orderingValue, operation, row) >= 0;
     }
     if (deduplication == Deduplication.ON_READ) {
-      // below reservedKeys the index pages held or reserved take one more key: nothing to compute
-      boolean reservationDue = recordCount >= reservedKeys;
-      int indexPages = reservationDue ? indexPagesToReserveFor(recordCount + 1) : 0;
+      // while the index pages held or reserved take one more key, there is nothing to work out
+      int indexPages =
+          recordCount < DedupIndex.keysFor(index.pageCount() + reservedIndexPages, pool.pageSize())
+              ? 0
+              : indexPagesToReserveFor(recordCount + 1);
       if (appendEntry(entryLength, indexPages, keyBytes, orderingValue, operation, row) < 0) {
         return false;
       }
-      if (reservationDue) {
-        pool.reserve(indexPages);
-        reservedIndexPages += indexPages;
-        reservedKeys = DedupIndex.keysFor(index.pageCount() + reservedIndexPages, pool.pageSize());
-      }
+      pool.reserve(indexPages);
+      reservedIndexPages += indexPages;
       return true;
     }
     int hash = keyBytes.hashCode();
@@ -217,7 +213,6 @@ public final class BucketBuffer {
     }
     pool.unreserve(reservedIndexPages);
     reservedIndexPages = 0;
-    reservedKeys = 0;
     indexedUpTo = 0;
     reindexFromStart = false;
     writeAddress = 0;
