@@ -105,8 +105,13 @@ public final class MortarRowWireFormat {
 
   /** Reads a varint written by {@link #writeVarInt}. */
   public static int readVarInt(DataInputView in) throws IOException {
-    int value = 0;
-    for (int shift = 0; shift < 7 * MAX_VARINT_BYTES; shift += 7) {
+    int first = in.readUnsignedByte();
+    return first < 0x80 ? first : readVarIntAfter(first, in); // one byte: lengths below 128
+  }
+
+  private static int readVarIntAfter(int first, DataInputView in) throws IOException {
+    int value = first & 0x7F;
+    for (int shift = 7; shift < 7 * MAX_VARINT_BYTES; shift += 7) {
       int b = in.readUnsignedByte();
       value |= (b & 0x7F) << shift;
       if ((b & 0x80) == 0) {
