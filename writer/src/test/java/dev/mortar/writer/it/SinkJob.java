@@ -7,13 +7,17 @@ import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
@@ -49,6 +53,11 @@ record SinkJob(
     Deduplication deduplication) {
 
   StreamExecutionEnvironment environment() {
+    return configured(StreamExecutionEnvironment.getExecutionEnvironment(clientConfiguration()));
+  }
+
+  /** The restart strategy of the job, which a client sets (a cluster's own does not apply). */
+  Configuration clientConfiguration() {
     Configuration conf = new Configuration();
     if (restarts) {
       conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -57,7 +66,11 @@ record SinkJob(
     } else {
       conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     }
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    return conf;
+  }
+
+  /** Sets the job's checkpoint interval and parallelism on {@code env}. */
+  StreamExecutionEnvironment configured(StreamExecutionEnvironment env) {
     env.enableCheckpointing(50);
     env.setParallelism(parallelism);
     return env;
@@ -65,6 +78,12 @@ record SinkJob(
 
   void runDataStream(Changelog changelog) throws Exception {
     StreamExecutionEnvironment env = environment();
+    addDataStream(env, changelog);
+    env.execute("mortar datastream test");
+  }
+
+  /** Adds the changelog source and the DataStream sink to {@code env}. */
+  void addDataStream(StreamExecutionEnvironment env, Changelog changelog) {
     DataStream<RowData> rows =
         env.addSource(
                 new ChangelogSource<>(
@@ -91,7 +110,6 @@ record SinkJob(
           .batchSize(MemorySize.parse("16kb"));
     }
     sink.build().sinkTo(rows);
-    env.execute("mortar datastream test");
   }
 
   void runSql(Changelog changelog) throws Exception {
@@ -189,6 +207,25 @@ record SinkJob(
 
   void verify(Changelog changelog) throws IOException {
     verify(changelog, new org.apache.hadoop.conf.Configuration());
+  }
+
+  /**
+   * No instant is left pending and every log file belongs to a completed instant: what a failed
+   * attempt wrote was rolled back. For a table on local disk.
+   */
+  void verifyNothingUncommittedLeft() throws IOException {
+    List<String> completed = HudiTableOracle.completedInstants(path);
+    assertThat(HudiTableOracle.pendingInstants(path)).as("pending instants").isEmpty();
+    try (Stream<java.nio.file.Path> files = Files.walk(java.nio.file.Path.of(URI.create(path)))) {
+      for (String logFile :
+          files
+              .map(file -> file.getFileName().toString())
+              .filter(name -> name.contains(".log.") && !name.endsWith(".crc"))
+              .toList()) {
+        String instant = logFile.substring(logFile.indexOf('_') + 1, logFile.indexOf(".log."));
+        assertThat(completed).as("instant of %s", logFile).contains(instant);
+      }
+    }
   }
 
   private void assertOneFileGroupPerBucket(org.apache.hadoop.conf.Configuration hadoopConf)
