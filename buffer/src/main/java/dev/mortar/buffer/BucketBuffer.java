@@ -14,7 +14,6 @@ import dev.mortar.serde.Operation;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySection;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
@@ -31,10 +30,13 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  *       length overwrites the loser in place; otherwise it is appended and the loser is marked
  *       superseded.
  *   <li>{@link Deduplication#ON_READ}: appends reserve the index pages the keys may need ({@link
- *       PagePool#reserve}); {@link #cursor()} indexes the entries appended since the last cursor,
- *       in arrival order, and marks each loser superseded. Until then {@link #recordCount()} counts
- *       the duplicates too. {@link #prepareForReading()} takes the reserved pages, so that a cursor
- *       after it does not touch the pool and may run on another thread.
+ *       PagePool#reserve}) and log each entry as the index slot it will get (key hash and address,
+ *       8 bytes, in pages of their own); {@link #cursor()} indexes the entries appended since the
+ *       last cursor, in arrival order, and marks each loser superseded. From the log it reads the
+ *       entries' hashes in order instead of walking the entries, and touches an entry only when its
+ *       hash is already in the index. Until then {@link #recordCount()} counts the duplicates too.
+ *       {@link #prepareForReading()} takes the reserved pages, so that a cursor after it does not
+ *       touch the pool and may run on another thread.
  * </ul>
  *
  * <p>{@link #append} is all or nothing: it first checks that the pool can give every page the
@@ -50,6 +52,10 @@ public final class BucketBuffer {
   private final Deduplication deduplication;
   private final PageList data;
   private final DedupIndex index;
+
+  /** ON_READ: the {@link DedupIndex#slotValue} of every append since the last clear, in order. */
+  private final PageList entryLog;
+
   private final BufferCursor cursor;
 
   /**
@@ -60,7 +66,6 @@ public final class BucketBuffer {
 
   private final long[] groupEntries = new long[PROBE_GROUP];
   private final int[] groupHashes = new int[PROBE_GROUP];
-  private final PageRangeView keyView = new PageRangeView();
 
   /** The sum of the touched slots, kept so that the compiler keeps the loads. */
   private long touchedSlots;
@@ -71,8 +76,14 @@ public final class BucketBuffer {
   private long writeAddress;
   private int recordCount;
 
-  /** ON_READ: entries before this address are in the index. */
-  private long indexedUpTo;
+  /** ON_READ: entries appended since the last clear, one per {@link #entryLog} value. */
+  private int loggedEntries;
+
+  /** ON_READ: the first {@link #entryLog} values that are in the index. */
+  private int indexedEntries;
+
+  /** ON_READ: entries a cursor superseded since the last clear (a re-index skips them). */
+  private int supersededEntries;
 
   /** ON_READ: index pages set aside in the pool, not yet taken. */
   private int reservedIndexPages;
@@ -89,9 +100,10 @@ public final class BucketBuffer {
     this.deduplication = deduplication;
     this.data = new PageList(pool, this);
     this.index = deduplication.isOn() ? new DedupIndex(pool, this) : null;
+    this.entryLog = deduplication == Deduplication.ON_READ ? new PageList(pool, this) : null;
     this.cursor = new BufferCursor(this, data);
     this.maxEntryLength =
-        (long) (pool.maxPages() - (deduplication.isOn() ? 1 : 0)) * pool.pageSize();
+        (long) (pool.maxPages() - pagesBesideEntries(deduplication)) * pool.pageSize();
   }
 
   /**
@@ -114,7 +126,11 @@ public final class BucketBuffer {
     long entryLength = RecordEntryLayout.entryLength(keyLength, rowLength);
     if (entryLength > maxEntryLength) {
       throw new RecordTooLargeException(
-          ownerName, entryLength, pool.pageSize(), pool.budgetBytes(), deduplication.isOn());
+          ownerName,
+          entryLength,
+          pool.pageSize(),
+          pool.budgetBytes(),
+          pagesBesideEntries(deduplication));
     }
     if (deduplication == Deduplication.OFF) {
       return appendEntry(entryLength, 0, keyBytes, orderingValue, operation, row) >= 0;
@@ -125,9 +141,16 @@ public final class BucketBuffer {
           recordCount < DedupIndex.keysFor(index.pageCount() + reservedIndexPages, pool.pageSize())
               ? 0
               : indexPagesToReserveFor(recordCount + 1);
-      if (appendEntry(entryLength, indexPages, keyBytes, orderingValue, operation, row) < 0) {
+      long logEnd = (loggedEntries + 1L) * Long.BYTES;
+      int logPages = entryLog.pagesMissingFor(logEnd);
+      long entry =
+          appendEntry(entryLength, indexPages + logPages, keyBytes, orderingValue, operation, row);
+      if (entry < 0) {
         return false;
       }
+      entryLog.addPages(logPages);
+      entryLog.putLong(logEnd - Long.BYTES, DedupIndex.slotValue(keyBytes.hashCode(), entry));
+      loggedEntries++;
       pool.reserve(indexPages);
       reservedIndexPages += indexPages;
       return true;
@@ -179,7 +202,10 @@ public final class BucketBuffer {
 
   /** Pages this buffer holds, for the data and the de-dup index. */
   public int pagesHeld() {
-    return data.pageCount() + (index == null ? 0 : index.pageCount()) + reservedIndexPages;
+    return data.pageCount()
+        + (index == null ? 0 : index.pageCount())
+        + (entryLog == null ? 0 : entryLog.pageCount())
+        + reservedIndexPages;
   }
 
   public String ownerName() {
@@ -211,9 +237,14 @@ public final class BucketBuffer {
     if (index != null) {
       index.clear();
     }
+    if (entryLog != null) {
+      entryLog.releaseAll();
+    }
     pool.unreserve(reservedIndexPages);
     reservedIndexPages = 0;
-    indexedUpTo = 0;
+    loggedEntries = 0;
+    indexedEntries = 0;
+    supersededEntries = 0;
     reindexFromStart = false;
     writeAddress = 0;
     recordCount = 0;
@@ -253,6 +284,18 @@ public final class BucketBuffer {
     reindexFromStart = true;
   }
 
+  /**
+   * Pages an empty pool must have beside a record's entry: ON_APPEND the index's first page,
+   * ON_READ also the entry log's.
+   */
+  private static int pagesBesideEntries(Deduplication deduplication) {
+    return switch (deduplication) {
+      case OFF -> 0;
+      case ON_APPEND -> 1;
+      case ON_READ -> 2;
+    };
+  }
+
   /** Index pages to reserve so that the index can take {@code records} keys. */
   private int indexPagesToReserveFor(int records) {
     int needed = DedupIndex.pagesFor(records, pool.pageSize());
@@ -261,40 +304,36 @@ public final class BucketBuffer {
 
   /**
    * ON_READ: adds the entries not yet indexed to the index in arrival order, marking the loser of
-   * each key superseded, as {@link #append} would have with {@link Deduplication#ON_APPEND}.
+   * each key superseded, as {@link #append} would have with {@link Deduplication#ON_APPEND}. Works
+   * in groups of {@value #PROBE_GROUP} logged entries: it reads their home slots first, so that
+   * those reads do not wait for each other.
    */
   private void supersedeUnindexedLosers() {
     if (reindexFromStart) {
       index.clearSlots();
-      indexedUpTo = 0;
+      indexedEntries = 0;
       reindexFromStart = false;
     }
-    long entry = indexedUpTo;
-    while (entry < writeAddress) {
-      int grouped = 0;
-      while (entry < writeAddress && grouped < PROBE_GROUP) {
-        int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
-        int rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
-        if (data.get(entry + STATE_OFFSET) == LIVE) {
-          groupEntries[grouped] = entry;
-          MemorySegment[] key = keyView.point(data, entry + KEY_OFFSET, keyLength, keyLength);
-          groupHashes[grouped] = BinarySegmentUtils.hash(key, keyView.offset(), keyLength);
-          grouped++;
+    boolean skipSuperseded = supersededEntries > 0; // only after an earlier cursor's pass
+    while (indexedEntries < loggedEntries) {
+      int count = Math.min(PROBE_GROUP, loggedEntries - indexedEntries);
+      for (int i = 0; i < count; i++) {
+        long logged = entryLog.getLong((long) (indexedEntries + i) * Long.BYTES);
+        groupEntries[i] = DedupIndex.entryAddress(logged);
+        groupHashes[i] = DedupIndex.hashOf(logged);
+      }
+      touchedSlots += index.touchHomeSlots(groupHashes, count);
+      for (int i = 0; i < count; i++) {
+        if (!skipSuperseded || data.get(groupEntries[i] + STATE_OFFSET) == LIVE) {
+          indexLiveEntry(groupEntries[i], groupHashes[i]);
         }
-        entry += RecordEntryLayout.entryLength(keyLength, rowLength);
       }
-      touchedSlots += index.touchHomeSlots(groupHashes, grouped);
-      for (int i = 0; i < grouped; i++) {
-        indexLiveEntry(groupEntries[i], groupHashes[i]);
-      }
+      indexedEntries += count;
     }
-    indexedUpTo = writeAddress;
   }
 
   private void indexLiveEntry(long entry, int hash) {
-    int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
-    MemorySegment[] key = keyView.point(data, entry + KEY_OFFSET, keyLength, keyLength);
-    long slot = index.find(hash, key, keyView.offset(), keyLength, data);
+    long slot = index.findKeyOf(hash, entry, data);
     if (!index.isOccupied(slot)) {
       if (index.pagesToAddOneKey() != 0) {
         throw new IllegalStateException(
@@ -310,6 +349,7 @@ public final class BucketBuffer {
       data.put(previous + STATE_OFFSET, SUPERSEDED);
       index.replace(slot, hash, entry);
     }
+    supersededEntries++;
     recordCount--;
     modificationCount++;
   }

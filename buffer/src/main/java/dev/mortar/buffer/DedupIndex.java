@@ -55,6 +55,20 @@ final class DedupIndex {
    * #isOccupied(long)}. Keys are compared against the key bytes of the entries in {@code data}.
    */
   long find(int hash, MemorySegment[] key, int keyOffset, int keyLength, PageList data) {
+    return probe(hash, -1, key, keyOffset, keyLength, data);
+  }
+
+  /**
+   * {@link #find} for the key of the entry at {@code entry} in {@code data}, which is read only
+   * when a slot holds the same hash.
+   */
+  long findKeyOf(int hash, long entry, PageList data) {
+    return probe(hash, entry, null, 0, 0, data);
+  }
+
+  /** Compares with the key of {@code entry} when it is not negative, else with {@code key}. */
+  private long probe(
+      int hash, long entry, MemorySegment[] key, int keyOffset, int keyLength, PageList data) {
     if (table.pageCount() == 0) {
       return -1;
     }
@@ -65,14 +79,24 @@ final class DedupIndex {
         return slot;
       }
       if ((int) (value >>> 32) == hash) {
-        long entry = entryAddress(value);
-        if (data.getInt(entry + RecordEntryLayout.KEY_LENGTH_OFFSET) == keyLength
-            && data.bytesEqual(entry + RecordEntryLayout.KEY_OFFSET, key, keyOffset, keyLength)) {
+        long candidate = entryAddress(value);
+        if (entry >= 0
+            ? sameKey(candidate, entry, data)
+            : data.getInt(candidate + RecordEntryLayout.KEY_LENGTH_OFFSET) == keyLength
+                && data.bytesEqual(
+                    candidate + RecordEntryLayout.KEY_OFFSET, key, keyOffset, keyLength)) {
           return slot;
         }
       }
       slot = (slot + 1) & slotMask;
     }
+  }
+
+  private static boolean sameKey(long entry, long other, PageList data) {
+    int keyLength = data.getInt(entry + RecordEntryLayout.KEY_LENGTH_OFFSET);
+    return data.getInt(other + RecordEntryLayout.KEY_LENGTH_OFFSET) == keyLength
+        && data.rangesEqual(
+            entry + RecordEntryLayout.KEY_OFFSET, other + RecordEntryLayout.KEY_OFFSET, keyLength);
   }
 
   /**
@@ -200,11 +224,16 @@ final class DedupIndex {
     }
   }
 
-  private static long slotValue(int hash, long entry) {
+  /** A slot's value: the key's hash and the entry's address. */
+  static long slotValue(int hash, long entry) {
     return ((long) hash << 32) | ((entry / RecordEntryLayout.ALIGNMENT) + 1);
   }
 
-  private static long entryAddress(long slotValue) {
+  static int hashOf(long slotValue) {
+    return (int) (slotValue >>> 32);
+  }
+
+  static long entryAddress(long slotValue) {
     return ((slotValue & 0xFFFF_FFFFL) - 1) * RecordEntryLayout.ALIGNMENT;
   }
 }

@@ -150,6 +150,19 @@ final class PageList {
     }
   }
 
+  /** Whether the {@code length} bytes at {@code address} equal those at {@code other}. */
+  boolean rangesEqual(long address, long other, int length) {
+    if (inOnePage(address, length) && inOnePage(other, length)) {
+      return pageOf(address).equalTo(pageOf(other), offsetIn(address), offsetIn(other), length);
+    }
+    for (int i = 0; i < length; i++) {
+      if (get(address + i) != get(other + i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether the {@code length} bytes at {@code address} equal those of {@code other}. */
   boolean bytesEqual(long address, MemorySegment[] other, int otherOffset, int length) {
     if (other.length == 1 && inOnePage(address, length)) {

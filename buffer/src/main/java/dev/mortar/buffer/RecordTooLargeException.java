@@ -5,7 +5,7 @@ public final class RecordTooLargeException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   RecordTooLargeException(
-      String ownerName, long entryBytes, int pageSize, long budgetBytes, boolean deduplicate) {
+      String ownerName, long entryBytes, int pageSize, long budgetBytes, int pagesBesideEntries) {
     super(
         "record of "
             + entryBytes
@@ -20,11 +20,15 @@ public final class RecordTooLargeException extends RuntimeException {
             + " bytes = "
             + budgetBytes / pageSize
             + " pages"
-            + (deduplicate ? ", one of them taken by the de-dup index" : "")
+            + switch (pagesBesideEntries) {
+              case 0 -> "";
+              case 1 -> ", one of them taken by the de-dup index";
+              default -> ", two of them taken by the de-dup index and its entry log";
+            }
             + ". Raise '"
             + BufferOptions.MEMORY.key()
             + "' to at least "
-            + ((entryBytes + pageSize - 1) / pageSize + (deduplicate ? 1 : 0)) * pageSize
+            + ((entryBytes + pageSize - 1) / pageSize + pagesBesideEntries) * pageSize
             + " bytes.");
   }
 }

@@ -201,8 +201,13 @@ class BucketBufferModelTest {
       Expected expected =
           new Expected(keyText, ordering, operation, row.getArity(), TestRows.bytesOf(row));
       long entryBytes = RecordEntryLayout.entryLength(key.getSizeInBytes(), row.getSizeInBytes());
-      int indexPages = buffer.deduplication().isOn() ? 1 : 0;
-      if (entryBytes > (long) (pool.maxPages() - indexPages) * pageSize) {
+      int pagesBeside =
+          switch (buffer.deduplication()) {
+            case OFF -> 0;
+            case ON_APPEND -> 1; // the index's first page
+            case ON_READ -> 2; // the index's first page, reserved, and the entry log's
+          };
+      if (entryBytes > (long) (pool.maxPages() - pagesBeside) * pageSize) {
         int pagesBefore = buffer.pagesHeld();
         assertThatThrownBy(() -> buffer.append(key, ordering, operation, row))
             .isInstanceOf(RecordTooLargeException.class)
