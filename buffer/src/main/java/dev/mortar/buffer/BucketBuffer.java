@@ -200,7 +200,7 @@ public final class BucketBuffer {
     return (long) pagesHeld() * pool.pageSize();
   }
 
-  /** Pages this buffer holds, for the data and the de-dup index. */
+  /** Pages this buffer holds: entries, de-dup index (held and reserved) and entry log. */
   public int pagesHeld() {
     return data.pageCount()
         + (index == null ? 0 : index.pageCount())
