@@ -82,9 +82,6 @@ public final class BucketBuffer {
   /** ON_READ: the first {@link #entryLog} values that are in the index. */
   private int indexedEntries;
 
-  /** ON_READ: entries a cursor superseded since the last clear (a re-index skips them). */
-  private int supersededEntries;
-
   /** ON_READ: index pages set aside in the pool, not yet taken. */
   private int reservedIndexPages;
 
@@ -244,7 +241,6 @@ public final class BucketBuffer {
     reservedIndexPages = 0;
     loggedEntries = 0;
     indexedEntries = 0;
-    supersededEntries = 0;
     reindexFromStart = false;
     writeAddress = 0;
     recordCount = 0;
@@ -314,7 +310,8 @@ public final class BucketBuffer {
       indexedEntries = 0;
       reindexFromStart = false;
     }
-    boolean skipSuperseded = supersededEntries > 0; // only after an earlier cursor's pass
+    // each entry a pass superseded took one off the record count; a re-index skips those entries
+    boolean skipSuperseded = recordCount < loggedEntries;
     while (indexedEntries < loggedEntries) {
       int count = Math.min(PROBE_GROUP, loggedEntries - indexedEntries);
       for (int i = 0; i < count; i++) {
@@ -349,7 +346,6 @@ public final class BucketBuffer {
       data.put(previous + STATE_OFFSET, SUPERSEDED);
       index.replace(slot, hash, entry);
     }
-    supersededEntries++;
     recordCount--;
     modificationCount++;
   }

@@ -78,7 +78,7 @@ final class DedupIndex {
       if (value == 0) {
         return slot;
       }
-      if ((int) (value >>> 32) == hash) {
+      if (hashOf(value) == hash) {
         long candidate = entryAddress(value);
         if (entry >= 0
             ? sameKey(candidate, entry, data)
