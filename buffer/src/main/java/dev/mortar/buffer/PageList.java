@@ -155,25 +155,38 @@ final class PageList {
     if (inOnePage(address, length) && inOnePage(other, length)) {
       return pageOf(address).equalTo(pageOf(other), offsetIn(address), offsetIn(other), length);
     }
-    for (int i = 0; i < length; i++) {
-      if (get(address + i) != get(other + i)) {
-        return false;
-      }
-    }
-    return true;
+    return equalByChunks(address, pages, pageMask + 1, other, length);
   }
 
-  /** Whether the {@code length} bytes at {@code address} equal those of {@code other}. */
+  /**
+   * Whether the {@code length} bytes at {@code address} equal those of {@code other} (segments of
+   * equal size, as Flink's binary formats use them) from {@code otherOffset}.
+   */
   boolean bytesEqual(long address, MemorySegment[] other, int otherOffset, int length) {
     if (other.length == 1 && inOnePage(address, length)) {
       return pageOf(address).equalTo(other[0], offsetIn(address), otherOffset, length);
     }
-    int otherSegmentSize = other[0].size();
-    for (int i = 0; i < length; i++) {
-      int position = otherOffset + i;
-      if (get(address + i) != other[position / otherSegmentSize].get(position % otherSegmentSize)) {
+    return equalByChunks(address, other, other[0].size(), otherOffset, length);
+  }
+
+  /**
+   * Compares the bytes at {@code address} with those at {@code otherOffset} of {@code other}
+   * (segments of {@code otherSegmentSize} bytes) in chunks that lie inside one page and one
+   * segment. The slow path of both compares above: a range that crosses a page or segment boundary.
+   */
+  private boolean equalByChunks(
+      long address, MemorySegment[] other, int otherSegmentSize, long otherOffset, int length) {
+    while (length > 0) {
+      int inOther = (int) (otherOffset % otherSegmentSize);
+      int chunk =
+          Math.min(length, Math.min(otherSegmentSize - inOther, pageMask + 1 - offsetIn(address)));
+      MemorySegment otherSegment = other[(int) (otherOffset / otherSegmentSize)];
+      if (!pageOf(address).equalTo(otherSegment, offsetIn(address), inOther, chunk)) {
         return false;
       }
+      length -= chunk;
+      address += chunk;
+      otherOffset += chunk;
     }
     return true;
   }

@@ -55,6 +55,77 @@ class BucketBufferTest {
   }
 
   /**
+   * Distinct keys with the same hash stay apart: the index compares the key bytes behind every hash
+   * match. On 64-byte pages most keys cross a page boundary; a key given in 8-byte segments (as
+   * from the network) takes the compare's multi-segment path.
+   */
+  @ParameterizedTest(name = "page {0} B, {1}, key segments of {2} B (0: one)")
+  @CsvSource({
+    "64, ON_APPEND, 0", "64, ON_APPEND, 8", "4096, ON_APPEND, 0", "4096, ON_APPEND, 8",
+    "64, ON_READ, 0", "64, ON_READ, 8", "4096, ON_READ, 0", "4096, ON_READ, 8"
+  })
+  void keysWithTheSameHashStayApart(int pageSize, Deduplication deduplication, int keySegmentSize) {
+    try (PagePool big = new PagePool(pageSize, 4L << 20, false, true)) {
+      BucketBuffer buffer = big.newBuffer("collisions", deduplication);
+      Map<String, String> expected = new HashMap<>();
+      int tag = 0;
+      for (String[] pair : COLLIDING_KEY_PAIRS) {
+        String first = pair[0];
+        String second = pair[1];
+        appendKey(buffer, first, 1, ++tag, keySegmentSize);
+        appendKey(buffer, second, 1, ++tag, keySegmentSize);
+        expected.put(second, "1/UPDATE/" + tag);
+        appendKey(buffer, first, 2, ++tag, keySegmentSize); // replaces the first record only
+        expected.put(first, "2/UPDATE/" + tag);
+        appendKey(buffer, second, 0, ++tag, keySegmentSize); // loses to the second's record
+      }
+      assertThat(contents(buffer)).isEqualTo(expected);
+      assertThat(buffer.recordCount()).isEqualTo(expected.size());
+      buffer.release();
+    }
+  }
+
+  /** Pairs of distinct keys whose hashes, as the de-dup index computes them, are equal. */
+  private static final List<String[]> COLLIDING_KEY_PAIRS = collidingKeyPairs(8);
+
+  private static List<String[]> collidingKeyPairs(int count) {
+    Map<Integer, String> keyByHash = new HashMap<>();
+    List<String[]> pairs = new ArrayList<>();
+    // 32-bit hashes of n keys collide about n^2 / 2^33 times: ~260,000 keys give eight pairs
+    for (int i = 0; pairs.size() < count; i++) {
+      String key = "key-" + i;
+      String earlier = keyByHash.putIfAbsent(indexHash(key), key);
+      if (earlier != null) {
+        pairs.add(new String[] {earlier, key});
+      }
+    }
+    return pairs;
+  }
+
+  private static int indexHash(String key) {
+    BinaryStringData bytes = BinaryStringData.fromString(key);
+    bytes.ensureMaterialized();
+    return bytes.getBinarySection().hashCode();
+  }
+
+  /**
+   * Appends a record of {@code key} whose row ends in {@code tag}; with {@code keySegmentSize} > 0
+   * the key and row lie back to back in segments of that size.
+   */
+  private static void appendKey(
+      BucketBuffer buffer, String key, long ordering, int tag, int keySegmentSize) {
+    BinaryRowData row = rowOfSize(24 + 8 * (tag % 3), (byte) tag);
+    BinaryStringData keyBytes = BinaryStringData.fromString(key);
+    if (keySegmentSize > 0) {
+      TestRows.KeyAndRow input =
+          TestRows.backToBack(keyBytes, row, keySegmentSize, tag % keySegmentSize);
+      keyBytes = input.key();
+      row = input.row();
+    }
+    assertThat(buffer.append(keyBytes, ordering, Operation.UPDATE, row)).isTrue();
+  }
+
+  /**
    * Thousands of keys through many index growths, from the smallest page up: every key is found
    * again, so its second record replaces the first.
    */
