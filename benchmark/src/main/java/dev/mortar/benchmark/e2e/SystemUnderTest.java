@@ -16,6 +16,8 @@ import org.apache.flink.table.api.TableEnvironment;
  *   <li>{@link #MORTAR_AVRO_NO_META}: Mortar with Avro blocks and {@code
  *       'hoodie.populate.meta.fields' = 'false'} (records without Hudi's five meta fields; not in
  *       the default systems).
+ *   <li>{@link #MORTAR_AVRO_OFF_HEAP}: Mortar with Avro blocks and {@code 'buffer.off-heap' =
+ *       'true'} (buffer pages outside the Java heap; not in the default systems).
  *   <li>{@link #PAIMON}: Apache Paimon's primary-key table with fixed buckets, {@code write-only},
  *       snappy and {@code write-buffer-spillable = false}: the options of the Hudi 1.1 vs Paimon
  *       comparison ("as the blog ran it" in shared/spec/benchmark-workload.md).
@@ -24,13 +26,21 @@ import org.apache.flink.table.api.TableEnvironment;
  * Mortar and Paimon write to a fresh directory on local disk per job.
  */
 public enum SystemUnderTest {
-  BLACKHOLE,
-  MORTAR_AVRO,
-  MORTAR_PARQUET,
-  MORTAR_AVRO_NO_META,
-  PAIMON;
+  BLACKHOLE(null),
+  MORTAR_AVRO("'log.block.format' = 'avro'"),
+  MORTAR_PARQUET("'log.block.format' = 'parquet'"),
+  MORTAR_AVRO_NO_META("'log.block.format' = 'avro', 'hoodie.populate.meta.fields' = 'false'"),
+  MORTAR_AVRO_OFF_HEAP("'log.block.format' = 'avro', 'buffer.off-heap' = 'true'"),
+  PAIMON(null);
 
   private static final String SINK = "workload_sink";
+
+  /** A Mortar system's table options besides path and buckets; null for the other sinks. */
+  private final String mortarOptions;
+
+  SystemUnderTest(String mortarOptions) {
+    this.mortarOptions = mortarOptions;
+  }
 
   /** Parses the flag spelling ({@link #flagName()}), ignoring case. */
   public static SystemUnderTest parse(String text) {
@@ -78,8 +88,7 @@ public enum SystemUnderTest {
                 + ") WITH ('connector' = 'blackhole')");
         return SINK;
       }
-      case MORTAR_AVRO, MORTAR_PARQUET, MORTAR_AVRO_NO_META -> {
-        String format = this == MORTAR_PARQUET ? "parquet" : "avro";
+      case MORTAR_AVRO, MORTAR_PARQUET, MORTAR_AVRO_NO_META, MORTAR_AVRO_OFF_HEAP -> {
         env.executeSql(
             "CREATE TEMPORARY TABLE "
                 + SINK
@@ -89,11 +98,9 @@ public enum SystemUnderTest {
                 + tableDir.toUri()
                 + "', 'buckets' = '"
                 + buckets
-                + "', 'log.block.format' = '"
-                + format
-                + "', 'hoodie.populate.meta.fields' = '"
-                + (this != MORTAR_AVRO_NO_META)
-                + "')");
+                + "', "
+                + mortarOptions
+                + ")");
         return SINK;
       }
       case PAIMON -> {
