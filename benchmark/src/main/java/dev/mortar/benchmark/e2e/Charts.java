@@ -18,7 +18,11 @@ import org.knowm.xchart.CategoryChartBuilder;
 final class Charts {
   private Charts() {}
 
-  /** Writes {@code throughput.png}, {@code cpu-per-row.png} and {@code mb-per-s.png}. */
+  /**
+   * Writes {@code throughput.png}, {@code vs-blackhole.png} (rows/s over the blackhole's of the
+   * same repeat: one scale for every schema, where rows/s differ by 50×), {@code cpu-per-row.png}
+   * and {@code mb-per-s.png}.
+   */
   static void write(Report report, Path dir) throws IOException {
     System.setProperty("java.awt.headless", "true");
     chart(
@@ -27,6 +31,12 @@ final class Charts {
         "Rows/s end to end (median)",
         "rows/s",
         Report.Row::endToEndRowsPerSec);
+    chart(
+        report,
+        dir.resolve("vs-blackhole"),
+        "Rows/s end to end over DataGen -> blackhole's (median of the repeats' ratios)",
+        "x the blackhole",
+        Report.Row::vsBlackhole);
     chart(
         report,
         dir.resolve("cpu-per-row"),
@@ -61,7 +71,7 @@ final class Charts {
             .xAxisTitle("workload and parallelism")
             .yAxisTitle(yTitle)
             .build();
-    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
     for (String system : systems) {
       List<Double> values = new ArrayList<>();
       for (String variant : variants) {

@@ -63,7 +63,8 @@ class HarnessSmokeTest {
     String markdown = Files.readString(dir.resolve("results.md"));
     assertThat(markdown)
         .contains("## schema1 P=1", "| paimon |", "| mortar-avro |", "| blackhole |");
-    for (String chart : List.of("throughput.png", "cpu-per-row.png", "mb-per-s.png")) {
+    for (String chart :
+        List.of("throughput.png", "vs-blackhole.png", "cpu-per-row.png", "mb-per-s.png")) {
       byte[] png = Files.readAllBytes(dir.resolve(chart));
       assertThat(png.length).as(chart).isGreaterThan(1000);
       assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII))
