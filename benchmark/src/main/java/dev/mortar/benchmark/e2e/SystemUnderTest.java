@@ -35,7 +35,10 @@ public enum SystemUnderTest {
 
   private static final String SINK = "workload_sink";
 
-  /** A Mortar system's table options besides path and buckets; null for the other sinks. */
+  /**
+   * A Mortar system's table options besides path and buckets; null for the other sinks (so a new
+   * Mortar system is one constant, with nothing to add to {@link #createSink}).
+   */
   private final String mortarOptions;
 
   SystemUnderTest(String mortarOptions) {
@@ -78,6 +81,21 @@ public enum SystemUnderTest {
    */
   public String createSink(TableEnvironment env, Workload workload, Path tableDir, int buckets) {
     String columns = workload.sinkColumns() + ", PRIMARY KEY (`item_id`) NOT ENFORCED";
+    if (mortarOptions != null) {
+      env.executeSql(
+          "CREATE TEMPORARY TABLE "
+              + SINK
+              + " ("
+              + columns
+              + ") WITH ('connector' = 'mortar', 'path' = '"
+              + tableDir.toUri()
+              + "', 'buckets' = '"
+              + buckets
+              + "', "
+              + mortarOptions
+              + ")");
+      return SINK;
+    }
     switch (this) {
       case BLACKHOLE -> {
         env.executeSql(
@@ -86,21 +104,6 @@ public enum SystemUnderTest {
                 + " ("
                 + columns
                 + ") WITH ('connector' = 'blackhole')");
-        return SINK;
-      }
-      case MORTAR_AVRO, MORTAR_PARQUET, MORTAR_AVRO_NO_META, MORTAR_AVRO_OFF_HEAP -> {
-        env.executeSql(
-            "CREATE TEMPORARY TABLE "
-                + SINK
-                + " ("
-                + columns
-                + ") WITH ('connector' = 'mortar', 'path' = '"
-                + tableDir.toUri()
-                + "', 'buckets' = '"
-                + buckets
-                + "', "
-                + mortarOptions
-                + ")");
         return SINK;
       }
       case PAIMON -> {
