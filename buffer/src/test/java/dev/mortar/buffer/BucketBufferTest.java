@@ -24,6 +24,9 @@ class BucketBufferTest {
   private static final int PAGE = 256;
   private final PagePool pool = new PagePool(PAGE, 64 * PAGE, false, true);
 
+  /** Pairs of distinct keys whose hashes, as the de-dup index computes them, are equal. */
+  private static final List<String[]> COLLIDING_KEY_PAIRS = collidingKeyPairs(8);
+
   @AfterEach
   void poolBalances() {
     pool.close();
@@ -85,9 +88,6 @@ class BucketBufferTest {
     }
   }
 
-  /** Pairs of distinct keys whose hashes, as the de-dup index computes them, are equal. */
-  private static final List<String[]> COLLIDING_KEY_PAIRS = collidingKeyPairs(8);
-
   private static List<String[]> collidingKeyPairs(int count) {
     Map<Integer, String> keyByHash = new HashMap<>();
     List<String[]> pairs = new ArrayList<>();
@@ -114,7 +114,7 @@ class BucketBufferTest {
    */
   private static void appendKey(
       BucketBuffer buffer, String key, long ordering, int tag, int keySegmentSize) {
-    BinaryRowData row = rowOfSize(24 + 8 * (tag % 3), (byte) tag);
+    BinaryRowData row = taggedRow(tag);
     BinaryStringData keyBytes = BinaryStringData.fromString(key);
     if (keySegmentSize > 0) {
       TestRows.KeyAndRow input =
@@ -317,7 +317,12 @@ class BucketBufferTest {
 
   private static void append(
       BucketBuffer buffer, String key, long ordering, Operation op, int tag) {
-    append(buffer, key, ordering, op, rowOfSize(24 + 8 * (tag % 3), (byte) tag));
+    append(buffer, key, ordering, op, taggedRow(tag));
+  }
+
+  /** A row of 24, 32 or 40 bytes whose last byte is {@code tag}, as {@link #contents} reads it. */
+  private static BinaryRowData taggedRow(int tag) {
+    return rowOfSize(24 + 8 * (tag % 3), (byte) tag);
   }
 
   private static void append(
