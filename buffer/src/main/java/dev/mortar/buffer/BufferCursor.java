@@ -18,14 +18,19 @@ import org.apache.flink.table.data.binary.BinaryStringData;
 /**
  * Walks the live entries of a {@link BucketBuffer} in the order they were written. {@link #key()}
  * and {@link #row()} return the same objects after every {@link #next()}, re-pointed at the current
- * entry in place ({@link PageRangeView}): a key that lies in one page and a row whose fixed-length
- * part does are read from the pages, a row spanning pages from the pages it spans. Only a key that
- * spans pages, or a row whose fixed-length part does, is copied to a scratch area that grows to the
- * largest such record and is then reused. Nothing is allocated per record.
+ * entry in place: an entry that lies in one page (nearly all) through one reused page array, the
+ * others through {@link PageRangeView}s, where a key that lies in one page and a row whose
+ * fixed-length part does are read from the pages, a row spanning pages from the pages it spans.
+ * Only a key that spans pages, or a row whose fixed-length part does, is copied to a scratch area
+ * that grows to the largest such record and is then reused. Nothing is allocated per record.
  */
 public final class BufferCursor {
   private final BucketBuffer buffer;
   private final PageList data;
+
+  /** The page of an entry that lies in one page, for {@link #key} and {@link #row} to read. */
+  private final MemorySegment[] entryPage = new MemorySegment[1];
+
   private final PageRangeView keyView = new PageRangeView();
   private final PageRangeView rowView = new PageRangeView();
   private final BinaryStringData key = new BinaryStringData(new MemorySegment[1], 0, 0);
@@ -64,12 +69,24 @@ public final class BufferCursor {
     }
     while (nextEntry < end) {
       long entry = nextEntry;
-      readHeader(entry);
-      nextEntry += RecordEntryLayout.entryLength(keyLength, rowLength);
-      if (state == LIVE) {
-        pointKeyAndRow(entry);
-        return onRecord = true;
+      boolean headerInOnePage = data.inOnePage(entry, KEY_OFFSET);
+      MemorySegment page = headerInOnePage ? data.pageOf(entry) : null;
+      int at = data.offsetIn(entry);
+      if (headerInOnePage) {
+        readHeader(page, at);
+      } else {
+        readHeaderAcrossPages(entry);
       }
+      nextEntry += RecordEntryLayout.entryLength(keyLength, rowLength);
+      if (state != LIVE) {
+        continue;
+      }
+      if (headerInOnePage && nextEntry - entry <= page.size() - at) {
+        pointKeyAndRowInPage(page, at);
+      } else {
+        pointKeyAndRowAcrossPages(entry);
+      }
+      return onRecord = true;
     }
     return onRecord = false;
   }
@@ -96,27 +113,25 @@ public final class BufferCursor {
     return row;
   }
 
-  /** Reads the header in one page access when it lies in one page (nearly always). */
-  private void readHeader(long entry) {
-    byte operationCode;
-    int arity;
-    if (data.inOnePage(entry, KEY_OFFSET)) {
-      MemorySegment page = data.pageOf(entry);
-      int at = data.offsetIn(entry);
-      keyLength = page.getInt(at + KEY_LENGTH_OFFSET);
-      rowLength = page.getInt(at + ROW_LENGTH_OFFSET);
-      orderingValue = page.getLong(at + ORDERING_OFFSET);
-      arity = page.getInt(at + ARITY_OFFSET);
-      operationCode = page.get(at + OPERATION_OFFSET);
-      state = page.get(at + STATE_OFFSET);
-    } else {
-      keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
-      rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
-      orderingValue = data.getLong(entry + ORDERING_OFFSET);
-      arity = data.getInt(entry + ARITY_OFFSET);
-      operationCode = data.get(entry + OPERATION_OFFSET);
-      state = data.get(entry + STATE_OFFSET);
-    }
+  /** Reads the header of the entry at {@code at} of {@code page}, which holds all of it. */
+  private void readHeader(MemorySegment page, int at) {
+    keyLength = page.getInt(at + KEY_LENGTH_OFFSET);
+    rowLength = page.getInt(at + ROW_LENGTH_OFFSET);
+    orderingValue = page.getLong(at + ORDERING_OFFSET);
+    state = page.get(at + STATE_OFFSET);
+    setOperationAndArity(page.get(at + OPERATION_OFFSET), page.getInt(at + ARITY_OFFSET));
+  }
+
+  /** Reads the header of an entry that starts near a page end; no field straddles the pages. */
+  private void readHeaderAcrossPages(long entry) {
+    keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
+    rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
+    orderingValue = data.getLong(entry + ORDERING_OFFSET);
+    state = data.get(entry + STATE_OFFSET);
+    setOperationAndArity(data.get(entry + OPERATION_OFFSET), data.getInt(entry + ARITY_OFFSET));
+  }
+
+  private void setOperationAndArity(byte operationCode, int arity) {
     operation = Operation.ofCode(operationCode);
     if (row.getArity() != arity) {
       row = new BinaryRowData(arity);
@@ -124,7 +139,18 @@ public final class BufferCursor {
     }
   }
 
-  private void pointKeyAndRow(long entry) {
+  /**
+   * Points key and row at an entry that lies in one page (nearly all of them): both read the page
+   * in place through one reused one-element array.
+   */
+  private void pointKeyAndRowInPage(MemorySegment page, int at) {
+    entryPage[0] = page;
+    key.setJavaObject(null);
+    key.getBinarySection().pointTo(entryPage, at + KEY_OFFSET, keyLength);
+    row.pointTo(entryPage, at + RecordEntryLayout.rowOffset(keyLength), rowLength);
+  }
+
+  private void pointKeyAndRowAcrossPages(long entry) {
     key.setJavaObject(null);
     MemorySegment[] keySegments = keyView.point(data, entry + KEY_OFFSET, keyLength, keyLength);
     key.getBinarySection().pointTo(keySegments, keyView.offset(), keyLength);
