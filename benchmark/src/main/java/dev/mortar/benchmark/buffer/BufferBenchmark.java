@@ -7,7 +7,6 @@ import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.serde.Operation;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,16 +14,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.core.memory.MemorySegment;
-import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.formats.avro.RowDataToAvroConverters;
 import org.apache.flink.formats.avro.RowDataToAvroConverters.RowDataToAvroConverter;
 import org.apache.flink.formats.avro.typeutils.AvroSchemaConverter;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.runtime.operators.sort.BinaryInMemorySortBuffer;
-import org.apache.flink.table.runtime.typeutils.BinaryRowDataSerializer;
-import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.MutableObjectIterator;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -76,17 +71,15 @@ import org.openjdk.jmh.infra.Blackhole;
 public class BufferBenchmark {
   static final int RECORDS = 4096;
   static final int KEY_SPACE = RECORDS / 2;
-  private static final int PAGE_SIZE = 64 * 1024;
-  private static final long BUDGET = 256L << 20;
+  static final int PAGE_SIZE = 64 * 1024;
+  static final long BUDGET = 256L << 20;
 
   @Param({"SCHEMA1", "SCHEMA3"})
   public WorkloadSchema schema;
 
-  private MemorySegment[][] records;
-  private int[] rowLengths;
-  private int[] keyLengths;
+  private BufferInput input;
 
-  /** The input of each contender: one reused row and key, re-pointed at each record. */
+  /** {@link #input}'s reused row and key. */
   private BinaryRowData row;
 
   private BinaryStringData key;
@@ -113,27 +106,9 @@ public class BufferBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    WorkloadSchema.RowGenerator generator = schema.generator(20261122L);
-    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
-    records = new MemorySegment[RECORDS][];
-    rowLengths = new int[RECORDS];
-    keyLengths = new int[RECORDS];
-    for (int i = 0; i < RECORDS; i++) {
-      long itemId = random.nextInt(KEY_SPACE);
-      BinaryRowData generated = generator.next();
-      generated.setLong(0, itemId);
-      // key, then row, in one array, as the shuffle delivers them (serde's MortarRowWireFormat)
-      byte[] keyBytes = Long.toString(itemId).getBytes(StandardCharsets.UTF_8);
-      int rowLength = generated.getSizeInBytes();
-      byte[] record = new byte[keyBytes.length + rowLength];
-      System.arraycopy(keyBytes, 0, record, 0, keyBytes.length);
-      generated.getSegments()[0].get(generated.getOffset(), record, keyBytes.length, rowLength);
-      records[i] = new MemorySegment[] {MemorySegmentFactory.wrap(record)};
-      rowLengths[i] = rowLength;
-      keyLengths[i] = keyBytes.length;
-    }
-    row = new BinaryRowData(schema.rowType().getFieldCount());
-    key = BinaryStringData.fromAddress(records[0], 0, keyLengths[0]);
+    input = new BufferInput(schema, RECORDS, KEY_SPACE);
+    row = input.row();
+    key = input.key();
     pool = new PagePool(PAGE_SIZE, BUDGET, false, false);
     dedupBuffer = pool.newBuffer("dedup", Deduplication.ON_APPEND);
     onReadBuffer = pool.newBuffer("on-read", Deduplication.ON_READ);
@@ -143,13 +118,7 @@ public class BufferBenchmark {
     avroSchema = AvroSchemaConverter.convertToSchema(rowType);
     avroConverter = RowDataToAvroConverters.createConverter(rowType);
 
-    sortBuffer =
-        BinaryInMemorySortBuffer.createBuffer(
-            new NaturalOrder(),
-            new RowDataSerializer(rowType),
-            new BinaryRowDataSerializer(rowType.getFieldCount()),
-            new NaturalOrder(),
-            new HeapSegmentPool(PAGE_SIZE, BUDGET));
+    sortBuffer = BufferInput.newSortBuffer(rowType, PAGE_SIZE, BUDGET);
     sortReuse = new BinaryRowData(rowType.getFieldCount());
   }
 
@@ -160,13 +129,6 @@ public class BufferBenchmark {
     plainBuffer.release();
     pool.close();
     sortBuffer.dispose();
-  }
-
-  /** Points {@link #row} and {@link #key} at record {@code i}, as a reusing deserializer does. */
-  private void pointAt(int i) {
-    row.pointTo(records[i], keyLengths[i], rowLengths[i]);
-    key.setJavaObject(null);
-    key.getBinarySection().pointTo(records[i], 0, keyLengths[i]);
   }
 
   @Benchmark
@@ -186,7 +148,7 @@ public class BufferBenchmark {
 
   private void cycle(BucketBuffer buffer, Blackhole blackhole) {
     for (int i = 0; i < RECORDS; i++) {
-      pointAt(i);
+      input.pointAt(i);
       if (!buffer.append(key, i, Operation.UPDATE, row)) {
         throw new IllegalStateException("benchmark budget too small: buffer full at record " + i);
       }
@@ -202,7 +164,7 @@ public class BufferBenchmark {
   @Benchmark
   public void copiesInArrayList(Blackhole blackhole) {
     for (int i = 0; i < RECORDS; i++) {
-      pointAt(i);
+      input.pointAt(i);
       Integer index = heldIndex.get(key);
       if (index == null) {
         BinaryStringData copiedKey = key.copy();
@@ -223,7 +185,7 @@ public class BufferBenchmark {
   @Benchmark
   public void avroGenericRecords(Blackhole blackhole) {
     for (int i = 0; i < RECORDS; i++) {
-      pointAt(i);
+      input.pointAt(i);
       GenericRecord record = (GenericRecord) avroConverter.convert(avroSchema, row);
       String key = String.valueOf(record.get(0));
       Integer index = avroIndex.get(key);
@@ -244,7 +206,7 @@ public class BufferBenchmark {
   @Benchmark
   public void flinkSortBufferNoDedup(Blackhole blackhole) throws IOException {
     for (int i = 0; i < RECORDS; i++) {
-      pointAt(i);
+      input.pointAt(i);
       if (!sortBuffer.write(row)) {
         throw new IllegalStateException("benchmark budget too small: sort buffer full at " + i);
       }

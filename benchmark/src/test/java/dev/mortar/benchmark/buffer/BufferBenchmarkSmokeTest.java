@@ -14,35 +14,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * CI smoke: every buffer contender runs in-process for a moment on Schema1 rows and reports a
+ * CI smoke: every buffer benchmark runs in-process for a moment on Schema1 rows and reports a
  * throughput; the allocation profile already separates the page buffer (about nothing per record)
  * from the copying baseline (hundreds of bytes per record).
  */
 class BufferBenchmarkSmokeTest {
   @Test
   void everyContenderRunsAndTheBufferAllocatesNothingPerRecord() throws Exception {
-    System.setProperty("jmh.ignoreLock", "true"); // other JMH runs on a shared machine
-    Collection<RunResult> results =
-        new Runner(
-                new OptionsBuilder()
-                    .include(BufferBenchmark.class.getName())
-                    .param("schema", "SCHEMA1")
-                    .forks(0)
-                    .warmupIterations(1)
-                    .warmupTime(TimeValue.milliseconds(200))
-                    .measurementIterations(1)
-                    .measurementTime(TimeValue.milliseconds(300))
-                    .addProfiler(GCProfiler.class)
-                    .verbosity(VerboseMode.SILENT)
-                    .build())
-            .run();
-
-    Map<String, Double> bytesPerRecord = new HashMap<>();
-    for (RunResult result : results) {
-      String name = result.getParams().getBenchmark().replaceAll(".*\\.", "");
-      assertThat(result.getPrimaryResult().getScore()).as(name).isPositive();
-      bytesPerRecord.put(name, result.getSecondaryResults().get("gc.alloc.rate.norm").getScore());
-    }
+    Map<String, Double> bytesPerRecord = smokeRun(BufferBenchmark.class);
     assertThat(bytesPerRecord)
         .containsOnlyKeys(
             "mortarDedup",
@@ -55,5 +34,43 @@ class BufferBenchmarkSmokeTest {
     assertThat(bytesPerRecord.get("mortarDedupOnRead")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("mortarNoDedup")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("copiesInArrayList")).isGreaterThan(100.0);
+  }
+
+  @Test
+  void bothHalvesOfTheCycleRunApart() throws Exception {
+    Map<String, Double> bytesPerRecord = smokeRun(BufferPhasesBenchmark.class);
+    assertThat(bytesPerRecord)
+        .containsOnlyKeys("mortarAppend", "sortBufferAppend", "mortarIterate", "sortBufferIterate");
+    assertThat(bytesPerRecord.get("mortarAppend")).isLessThan(8.0);
+    assertThat(bytesPerRecord.get("mortarIterate")).isLessThan(8.0);
+  }
+
+  /**
+   * Runs every benchmark of {@code benchmarkClass} in-process for a moment on Schema1 rows, checks
+   * each reports a throughput, and returns the bytes each allocated per record, by benchmark name.
+   */
+  private static Map<String, Double> smokeRun(Class<?> benchmarkClass) throws Exception {
+    System.setProperty("jmh.ignoreLock", "true"); // other JMH runs on a shared machine
+    Collection<RunResult> results =
+        new Runner(
+                new OptionsBuilder()
+                    .include(benchmarkClass.getName() + "\\.")
+                    .param("schema", "SCHEMA1")
+                    .forks(0)
+                    .warmupIterations(1)
+                    .warmupTime(TimeValue.milliseconds(200))
+                    .measurementIterations(1)
+                    .measurementTime(TimeValue.milliseconds(300))
+                    .addProfiler(GCProfiler.class)
+                    .verbosity(VerboseMode.SILENT)
+                    .build())
+            .run();
+    Map<String, Double> bytesPerRecord = new HashMap<>();
+    for (RunResult result : results) {
+      String name = result.getParams().getBenchmark().replaceAll(".*\\.", "");
+      assertThat(result.getPrimaryResult().getScore()).as(name).isPositive();
+      bytesPerRecord.put(name, result.getSecondaryResults().get("gc.alloc.rate.norm").getScore());
+    }
+    return bytesPerRecord;
   }
 }

@@ -1,0 +1,132 @@
+package dev.mortar.benchmark.buffer;
+
+import dev.mortar.benchmark.workload.WorkloadSchema;
+import dev.mortar.buffer.BucketBuffer;
+import dev.mortar.buffer.BufferCursor;
+import dev.mortar.buffer.Deduplication;
+import dev.mortar.buffer.PagePool;
+import dev.mortar.serde.Operation;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.runtime.operators.sort.BinaryInMemorySortBuffer;
+import org.apache.flink.util.MutableObjectIterator;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The two halves of {@link BufferBenchmark}'s cycle apart, for Mortar without de-dup and baseline
+ * (c), Flink's sort buffer, on the same input: {@code *Append} appends the {@value
+ * BufferBenchmark#RECORDS} records and clears; {@code *Iterate} walks a buffer filled once with
+ * them (the sort buffer yields rows, Mortar keys and rows). Scores are records/ms. It tells which
+ * half a gap in the whole cycle comes from.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@OperationsPerInvocation(BufferBenchmark.RECORDS)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+public class BufferPhasesBenchmark {
+  @Param({"SCHEMA1", "SCHEMA3"})
+  public WorkloadSchema schema;
+
+  private BufferInput input;
+  private PagePool pool;
+  private BucketBuffer appendedBuffer;
+  private BucketBuffer filledBuffer;
+  private BinaryInMemorySortBuffer appendedSortBuffer;
+  private BinaryInMemorySortBuffer filledSortBuffer;
+  private BinaryRowData sortReuse;
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    input = new BufferInput(schema, BufferBenchmark.RECORDS, BufferBenchmark.KEY_SPACE);
+    pool = new PagePool(BufferBenchmark.PAGE_SIZE, BufferBenchmark.BUDGET, false, false);
+    appendedBuffer = pool.newBuffer("appended", Deduplication.OFF);
+    filledBuffer = pool.newBuffer("filled", Deduplication.OFF);
+    appendedSortBuffer = newSortBuffer();
+    filledSortBuffer = newSortBuffer();
+    sortReuse = new BinaryRowData(schema.rowType().getFieldCount());
+    appendAll(filledBuffer);
+    appendAll(filledSortBuffer);
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    appendedBuffer.release();
+    filledBuffer.release();
+    pool.close();
+    appendedSortBuffer.dispose();
+    filledSortBuffer.dispose();
+  }
+
+  @Benchmark
+  public void mortarAppend(Blackhole blackhole) {
+    appendAll(appendedBuffer);
+    appendedBuffer.clear();
+  }
+
+  @Benchmark
+  public void sortBufferAppend(Blackhole blackhole) throws IOException {
+    appendAll(appendedSortBuffer);
+    appendedSortBuffer.reset();
+  }
+
+  @Benchmark
+  public void mortarIterate(Blackhole blackhole) {
+    BufferCursor cursor = filledBuffer.cursor();
+    while (cursor.next()) {
+      blackhole.consume(cursor.key());
+      blackhole.consume(cursor.row());
+    }
+  }
+
+  @Benchmark
+  public void sortBufferIterate(Blackhole blackhole) throws IOException {
+    MutableObjectIterator<BinaryRowData> iterator = filledSortBuffer.getIterator();
+    BinaryRowData next;
+    while ((next = iterator.next(sortReuse)) != null) {
+      blackhole.consume(next);
+    }
+  }
+
+  private BinaryInMemorySortBuffer newSortBuffer() {
+    return BufferInput.newSortBuffer(
+        schema.rowType(), BufferBenchmark.PAGE_SIZE, BufferBenchmark.BUDGET);
+  }
+
+  private void appendAll(BucketBuffer buffer) {
+    for (int i = 0; i < BufferBenchmark.RECORDS; i++) {
+      input.pointAt(i);
+      if (!buffer.append(input.key(), i, Operation.UPDATE, input.row())) {
+        throw new IllegalStateException("benchmark budget too small: buffer full at record " + i);
+      }
+    }
+  }
+
+  private void appendAll(BinaryInMemorySortBuffer buffer) throws IOException {
+    for (int i = 0; i < BufferBenchmark.RECORDS; i++) {
+      input.pointAt(i);
+      if (!buffer.write(input.row())) {
+        throw new IllegalStateException("benchmark budget too small: sort buffer full at " + i);
+      }
+    }
+  }
+}
