@@ -118,9 +118,8 @@ public final class BucketBuffer {
       key.ensureMaterialized();
       keyBytes = key.getBinarySection();
     }
-    int keyLength = keyBytes.getSizeInBytes();
-    int rowLength = row.getSizeInBytes();
-    long entryLength = RecordEntryLayout.entryLength(keyLength, rowLength);
+    long entryLength =
+        RecordEntryLayout.entryLength(keyBytes.getSizeInBytes(), row.getSizeInBytes());
     if (entryLength > maxEntryLength) {
       throw new RecordTooLargeException(
           ownerName,
@@ -133,25 +132,53 @@ public final class BucketBuffer {
       return appendEntry(entryLength, 0, keyBytes, orderingValue, operation, row) >= 0;
     }
     if (deduplication == Deduplication.ON_READ) {
-      // while the index pages held or reserved take one more key, there is nothing to work out
-      int indexPages =
-          recordCount < DedupIndex.keysFor(index.pageCount() + reservedIndexPages, pool.pageSize())
-              ? 0
-              : indexPagesToReserveFor(recordCount + 1);
-      long logEnd = (loggedEntries + 1L) * Long.BYTES;
-      int logPages = entryLog.pagesMissingFor(logEnd);
-      long entry =
-          appendEntry(entryLength, indexPages + logPages, keyBytes, orderingValue, operation, row);
-      if (entry < 0) {
-        return false;
-      }
-      entryLog.addPages(logPages);
-      entryLog.putLong(logEnd - Long.BYTES, DedupIndex.slotValue(keyBytes.hashCode(), entry));
-      loggedEntries++;
-      pool.reserve(indexPages);
-      reservedIndexPages += indexPages;
-      return true;
+      return appendAndLog(entryLength, keyBytes, orderingValue, operation, row);
     }
+    return appendOrReplace(entryLength, keyBytes, orderingValue, operation, row);
+  }
+
+  /**
+   * ON_READ: appends the entry, logs it for the next cursor's de-dup pass and reserves the index
+   * pages its key may need.
+   */
+  private boolean appendAndLog(
+      long entryLength,
+      BinarySection keyBytes,
+      long orderingValue,
+      Operation operation,
+      BinaryRowData row) {
+    // while the index pages held or reserved take one more key, there is nothing to work out
+    int indexPages =
+        recordCount < DedupIndex.keysFor(index.pageCount() + reservedIndexPages, pool.pageSize())
+            ? 0
+            : indexPagesToReserveFor(recordCount + 1);
+    long logEnd = (loggedEntries + 1L) * Long.BYTES;
+    int logPages = entryLog.pagesMissingFor(logEnd);
+    long entry =
+        appendEntry(entryLength, indexPages + logPages, keyBytes, orderingValue, operation, row);
+    if (entry < 0) {
+      return false;
+    }
+    entryLog.addPages(logPages);
+    entryLog.putLong(logEnd - Long.BYTES, DedupIndex.slotValue(keyBytes.hashCode(), entry));
+    loggedEntries++;
+    pool.reserve(indexPages);
+    reservedIndexPages += indexPages;
+    return true;
+  }
+
+  /**
+   * ON_APPEND: looks the key up; a new key's entry is appended and indexed, a record that loses to
+   * its key's entry is dropped, and a winner overwrites the loser in place when it has the same
+   * length, else is appended with the loser marked superseded.
+   */
+  private boolean appendOrReplace(
+      long entryLength,
+      BinarySection keyBytes,
+      long orderingValue,
+      Operation operation,
+      BinaryRowData row) {
+    int keyLength = keyBytes.getSizeInBytes();
     int hash = keyBytes.hashCode();
     long slot = index.find(hash, keyBytes.getSegments(), keyBytes.getOffset(), keyLength, data);
     if (!index.isOccupied(slot)) {

@@ -110,16 +110,22 @@ final class PageList {
 
   /**
    * Copies {@code length} bytes of {@code source} (segments of equal size, as Flink's binary
-   * formats use them) starting at {@code sourceOffset} to {@code address}.
+   * formats use them) starting at {@code sourceOffset} to {@code address}. Kept small, so that the
+   * JIT inlines the common case (one source segment, one page) into the append.
    */
   void copyFrom(MemorySegment[] source, int sourceOffset, long address, int length) {
-    if (length == 0) {
+    if (length <= 0) {
       return; // an empty key or row may come with an empty segment
     }
     if (sourceOffset + length <= source[0].size() && inOnePage(address, length)) {
       source[0].copyTo(sourceOffset, pageOf(address), offsetIn(address), length);
-      return;
+    } else {
+      copyByChunks(source, sourceOffset, address, length);
     }
+  }
+
+  /** {@link #copyFrom} in chunks that lie inside one source segment and one page. */
+  private void copyByChunks(MemorySegment[] source, int sourceOffset, long address, int length) {
     int sourceSegmentSize = source[0].size();
     int segment = sourceOffset / sourceSegmentSize;
     int inSegment = sourceOffset % sourceSegmentSize;
