@@ -1,6 +1,7 @@
 package dev.mortar.serde;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -31,9 +32,20 @@ public final class MortarRowBatch {
   /** The task of a batch read from the wire, which no longer needs routing. */
   public static final int NO_TASK = -1;
 
+  /** Spare batches a serializer keeps beyond this many are left to the GC. */
+  static final int MAX_SPARES = 4;
+
   private final int task;
   private DataOutputSerializer bytes;
   private int rowCount;
+
+  /**
+   * The spare batches of the serializer that read this batch, where {@link #recycle()} puts it;
+   * null for a batch its sender built.
+   */
+  private ArrayDeque<MortarRowBatch> spares;
+
+  private boolean recycled;
 
   /**
    * An empty batch.
@@ -73,6 +85,35 @@ public final class MortarRowBatch {
   public void clear() {
     bytes.clear();
     rowCount = 0;
+  }
+
+  /**
+   * Hands a batch read from the wire back to the serializer that read it, which fills it with a
+   * later batch instead of allocating one, so that a write task allocates nothing per batch. Call
+   * it on the thread that deserializes (the Flink task's) once nothing reads the batch's rows any
+   * more: the next batch overwrites them. The batch is empty after. Does nothing for a batch its
+   * sender built.
+   *
+   * @throws IllegalStateException when the batch was recycled already
+   */
+  public void recycle() {
+    if (spares == null) {
+      return;
+    }
+    if (recycled) {
+      throw new IllegalStateException("a shuffle row batch was recycled twice");
+    }
+    clear();
+    recycled = true;
+    if (spares.size() < MAX_SPARES) {
+      spares.push(this);
+    }
+  }
+
+  /** Marks this batch as read by a serializer that keeps its spare batches in {@code spares}. */
+  void readBy(ArrayDeque<MortarRowBatch> spares) {
+    this.spares = spares;
+    this.recycled = false;
   }
 
   /** The array holding the rows' records in {@code [0, sizeInBytes())}; shared, not a copy. */

@@ -1,6 +1,7 @@
 package dev.mortar.serde;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -10,10 +11,18 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Serializes {@link MortarRowBatch} as its row count, its byte count and its bytes (layout in the
  * batch's class comment). The rows' records go out with one array write and come back with one
- * read; their layout is {@link MortarRowSerializer}'s business. Stateless.
+ * read; their layout is {@link MortarRowSerializer}'s business.
+ *
+ * <p>{@link #deserialize(DataInputView)} (Flink's network input calls it, without reuse) fills a
+ * batch its reader handed back with {@link MortarRowBatch#recycle()} when it has one, else a new
+ * one. The spare batches belong to this instance, which is why {@link #duplicate()} makes a new
+ * one: Flink gives each task its own, and a task deserializes and recycles on one thread.
  */
 public final class MortarRowBatchSerializer extends TypeSerializer<MortarRowBatch> {
   private static final long serialVersionUID = 1L;
+
+  /** Batches handed back by {@link MortarRowBatch#recycle()}; created on first use. */
+  private transient ArrayDeque<MortarRowBatch> spares;
 
   @Override
   public boolean isImmutableType() {
@@ -22,7 +31,7 @@ public final class MortarRowBatchSerializer extends TypeSerializer<MortarRowBatc
 
   @Override
   public TypeSerializer<MortarRowBatch> duplicate() {
-    return this;
+    return new MortarRowBatchSerializer();
   }
 
   @Override
@@ -59,7 +68,13 @@ public final class MortarRowBatchSerializer extends TypeSerializer<MortarRowBatc
 
   @Override
   public MortarRowBatch deserialize(DataInputView in) throws IOException {
-    return deserialize(createInstance(), in);
+    if (spares == null) {
+      spares = new ArrayDeque<>(MortarRowBatch.MAX_SPARES);
+    }
+    MortarRowBatch batch = spares.isEmpty() ? createInstance() : spares.pop();
+    deserialize(batch, in);
+    batch.readBy(spares);
+    return batch;
   }
 
   @Override

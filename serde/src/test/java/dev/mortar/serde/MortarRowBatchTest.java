@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.table.data.binary.BinaryStringData;
@@ -85,6 +86,81 @@ class MortarRowBatchTest {
       assertThat(row.getRecordKey().getSegments()[0].getArray()).isSameAs(batch.array());
       assertThat(row.getPartitionPath().getSegments()[0].getArray()).isSameAs(batch.array());
     }
+  }
+
+  /**
+   * A receiver that holds up to 4 batches at a time and recycles them in random order: each batch
+   * read keeps its own rows until it is recycled, whatever is deserialized meanwhile, and a
+   * recycled batch comes back from the next deserialize instead of a new one.
+   */
+  @Test
+  void recycledBatchesAreReusedAndNeverShareRowsWithHeldOnes() throws IOException {
+    long seed = Seeds.seed("recycled batches");
+    RandomRows random = new RandomRows(seed);
+    Random choices = new Random(seed);
+    RowType type = random.rowType(6);
+    MortarRowSerializer rows = new MortarRowSerializer(type);
+    MortarRowBatchReader reader = new MortarRowBatchReader(type);
+    MortarRowBatchSerializer receiver = new MortarRowBatchSerializer();
+    List<MortarRowBatch> held = new ArrayList<>();
+    List<List<MortarRow>> heldRows = new ArrayList<>();
+    List<MortarRowBatch> recycled = new ArrayList<>();
+    int reused = 0;
+    for (int step = 0; step < 400; step++) {
+      MortarRowBatch sent = new MortarRowBatch(0, 8);
+      List<MortarRow> expected = new ArrayList<>();
+      for (int i = choices.nextInt(20); i > 0; i--) {
+        MortarRow row = random.mortarRow(type);
+        expected.add(row);
+        sent.add(row, rows);
+      }
+      MortarRowBatch read = receiver.deserialize(new DataInputDeserializer(serialize(sent)));
+      // batches compare by their rows, so these checks go by identity
+      assertThat(held.stream().noneMatch(batch -> batch == read)).as("step %d", step).isTrue();
+      if (recycled.removeIf(batch -> batch == read)) {
+        reused++;
+      }
+      held.add(read);
+      heldRows.add(expected);
+      while (held.size() > 4 || (!held.isEmpty() && choices.nextInt(3) == 0)) {
+        int victim = choices.nextInt(held.size());
+        for (int h = 0; h < held.size(); h++) {
+          reader.reset(held.get(h));
+          for (MortarRow row : heldRows.get(h)) {
+            assertThat(reader.next()).as("step %d, held batch %d", step, h).isEqualTo(row);
+          }
+          assertThat(reader.next()).isNull();
+        }
+        MortarRowBatch done = held.remove(victim);
+        heldRows.remove(victim);
+        done.recycle();
+        assertThat(done.isEmpty()).isTrue();
+        recycled.add(done);
+      }
+    }
+    assertThat(reused).as("batches handed out again after recycle()").isGreaterThan(100);
+  }
+
+  @Test
+  void recyclingTwiceFailsAndBuiltBatchesAreNotRecycled() throws IOException {
+    RowType type = RowType.of(new BigIntType(false));
+    RandomRows random = new RandomRows(Seeds.seed("recycle rules"));
+    MortarRowBatch built = new MortarRowBatch(0, 16);
+    built.add(random.mortarRow(type), new MortarRowSerializer(type));
+    byte[] wire = serialize(built);
+
+    built.recycle();
+    assertThat(built.rowCount()).as("a built batch keeps its rows").isEqualTo(1);
+    MortarRowBatch read = batches.deserialize(new DataInputDeserializer(wire));
+    assertThat(read).isNotSameAs(built);
+
+    read.recycle();
+    assertThatThrownBy(read::recycle).hasMessageContaining("recycled twice");
+    MortarRowBatchSerializer duplicate = (MortarRowBatchSerializer) batches.duplicate();
+    assertThat(duplicate.deserialize(new DataInputDeserializer(wire)))
+        .as("a duplicate has spares of its own")
+        .isNotSameAs(read);
+    assertThat(batches.deserialize(new DataInputDeserializer(wire))).isSameAs(read);
   }
 
   @Test

@@ -18,8 +18,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * Mortar's shuffle as the writer runs it since the seventh session: the sender adds each shuffle
  * row to a {@link MortarRowBatch} and sends the batch once it holds {@link
  * ShuffleBatcher#BATCH_BYTES} (the last one at the end); the receiver deserializes each batch
- * without reuse, as Flink's network input does, and reads its rows as views with a {@link
- * MortarRowBatchReader}. All rows go to one task, so they come back in order.
+ * without reuse, as Flink's network input does, reads its rows as views with a {@link
+ * MortarRowBatchReader} and recycles it, as the write task does. All rows go to one task, so they
+ * come back in order.
  */
 final class BatchedMortarCase implements ShuffleCase {
   private final MortarRowSerializer rows;
@@ -102,7 +103,8 @@ final class BatchedMortarCase implements ShuffleCase {
   private void receive(Blackhole blackhole, List<MortarRow> copies) throws IOException {
     in.setBuffer(out.getSharedBuffer(), 0, out.length());
     while (in.available() > 0) {
-      reader.reset(batches.deserialize(in));
+      MortarRowBatch batch = batches.deserialize(in);
+      reader.reset(batch);
       for (MortarRow row = reader.next(); row != null; row = reader.next()) {
         if (copies != null) {
           copies.add(rows.copy(row));
@@ -111,6 +113,7 @@ final class BatchedMortarCase implements ShuffleCase {
           blackhole.consume(row);
         }
       }
+      batch.recycle();
     }
   }
 }

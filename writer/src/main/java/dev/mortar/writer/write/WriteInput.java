@@ -31,7 +31,11 @@ public interface WriteInput<IN> extends Serializable {
     void accept(MortarRow row) throws IOException, InterruptedException;
   }
 
-  /** Input that is batches of shuffle rows with payloads of {@code payloadType}. */
+  /**
+   * Input that is batches of shuffle rows with payloads of {@code payloadType}. Each batch goes
+   * back to the serializer that read it once its rows are handed on ({@link
+   * MortarRowBatch#recycle()}).
+   */
   static WriteInput<MortarRowBatch> shuffleBatches(RowType payloadType) {
     return new WriteInput<>() {
       private static final long serialVersionUID = 1L;
@@ -50,6 +54,7 @@ public interface WriteInput<IN> extends Serializable {
         for (MortarRow row = reader.next(); row != null; row = reader.next()) {
           rows.accept(row);
         }
+        batch.recycle(); // the consumer copied each row before returning
       }
     };
   }
