@@ -6,6 +6,7 @@ import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
+import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -20,21 +21,15 @@ import org.openjdk.jmh.infra.Blackhole;
  * every contender of {@link BufferBenchmark}, 4 rounds.
  */
 public final class BufferCpuTime {
-  private static final List<String> CYCLE_CONTENDERS =
-      List.of(
-          "mortarDedup",
-          "mortarDedupOnRead",
-          "mortarNoDedup",
-          "copiesInArrayList",
-          "avroGenericRecords",
-          "flinkSortBufferNoDedup");
+  private static final List<Class<?>> BENCHMARK_CLASSES =
+      List.of(BufferBenchmark.class, BufferPhasesBenchmark.class);
 
   private BufferCpuTime() {}
 
   public static void main(String[] args) throws Exception {
     WorkloadSchema schema = WorkloadSchema.parse(args.length == 0 ? "1" : args[0]);
     List<String> contenders =
-        args.length > 1 ? Arrays.asList(args[1].split(",")) : CYCLE_CONTENDERS;
+        args.length > 1 ? Arrays.asList(args[1].split(",")) : benchmarksOf(BufferBenchmark.class);
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 4;
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     Blackhole blackhole =
@@ -68,14 +63,24 @@ public final class BufferCpuTime {
   }
 
   private static Class<?> declaringClass(String contender) {
-    for (Class<?> candidate : List.of(BufferBenchmark.class, BufferPhasesBenchmark.class)) {
-      if (Arrays.stream(candidate.getMethods()).anyMatch(m -> m.getName().equals(contender))) {
-        return candidate;
-      }
-    }
-    throw new IllegalArgumentException(
-        "no buffer benchmark has a contender named '"
-            + contender
-            + "'; see BufferBenchmark and BufferPhasesBenchmark");
+    return BENCHMARK_CLASSES.stream()
+        .filter(candidate -> benchmarksOf(candidate).contains(contender))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "no buffer benchmark has a contender named '"
+                        + contender
+                        + "'; they are "
+                        + BENCHMARK_CLASSES.stream().map(BufferCpuTime::benchmarksOf).toList()));
+  }
+
+  /** The names of the {@code @Benchmark} methods of {@code benchmarkClass}, sorted. */
+  private static List<String> benchmarksOf(Class<?> benchmarkClass) {
+    return Arrays.stream(benchmarkClass.getMethods())
+        .filter(method -> method.isAnnotationPresent(Benchmark.class))
+        .map(Method::getName)
+        .sorted()
+        .toList();
   }
 }
