@@ -120,40 +120,16 @@ final class PageList {
     if (sourceOffset + length <= source[0].size() && inOnePage(address, length)) {
       source[0].copyTo(sourceOffset, pageOf(address), offsetIn(address), length);
     } else {
-      copyByChunks(source, sourceOffset, address, length);
+      forEachChunk(address, source, sourceOffset, length, COPY_IN);
     }
   }
 
-  /** {@link #copyFrom} in chunks that lie inside one source segment and one page. */
-  private void copyByChunks(MemorySegment[] source, int sourceOffset, long address, int length) {
-    int sourceSegmentSize = source[0].size();
-    int segment = sourceOffset / sourceSegmentSize;
-    int inSegment = sourceOffset % sourceSegmentSize;
-    while (length > 0) {
-      int chunk =
-          Math.min(
-              length, Math.min(sourceSegmentSize - inSegment, pageMask + 1 - offsetIn(address)));
-      source[segment].copyTo(inSegment, pageOf(address), offsetIn(address), chunk);
-      length -= chunk;
-      address += chunk;
-      inSegment += chunk;
-      if (inSegment == sourceSegmentSize) {
-        segment++;
-        inSegment = 0;
-      }
-    }
-  }
-
-  /** Copies {@code length} bytes at {@code address} into {@code target} from offset 0. */
-  void copyTo(long address, MemorySegment target, int length) {
-    int targetOffset = 0;
-    while (length > 0) {
-      int chunk = Math.min(length, pageMask + 1 - offsetIn(address));
-      pageOf(address).copyTo(offsetIn(address), target, targetOffset, chunk);
-      length -= chunk;
-      address += chunk;
-      targetOffset += chunk;
-    }
+  /**
+   * Copies {@code length} bytes at {@code address} into {@code target}, one segment large enough
+   * for them, from offset 0.
+   */
+  void copyTo(long address, MemorySegment[] target, int length) {
+    forEachChunk(address, target, 0, length, COPY_OUT);
   }
 
   /** Whether the {@code length} bytes at {@code address} equal those at {@code other}. */
@@ -161,7 +137,7 @@ final class PageList {
     if (inOnePage(address, length) && inOnePage(other, length)) {
       return pageOf(address).equalTo(pageOf(other), offsetIn(address), offsetIn(other), length);
     }
-    return equalByChunks(address, pages, pageMask + 1, other, length);
+    return forEachChunk(address, pages, other, length, EQUAL);
   }
 
   /**
@@ -172,22 +148,51 @@ final class PageList {
     if (other.length == 1 && inOnePage(address, length)) {
       return pageOf(address).equalTo(other[0], offsetIn(address), otherOffset, length);
     }
-    return equalByChunks(address, other, other[0].size(), otherOffset, length);
+    return forEachChunk(address, other, otherOffset, length, EQUAL);
   }
 
   /**
-   * Compares the bytes at {@code address} with those at {@code otherOffset} of {@code other}
-   * (segments of {@code otherSegmentSize} bytes) in chunks that lie inside one page and one
-   * segment. The slow path of both compares above: a range that crosses a page or segment boundary.
+   * Something done to a chunk: {@code length} bytes at {@code inPage} of a page and at {@code
+   * inSegment} of a segment of the other side; {@code false} stops the walk.
    */
-  private boolean equalByChunks(
-      long address, MemorySegment[] other, int otherSegmentSize, long otherOffset, int length) {
+  @FunctionalInterface
+  private interface ChunkAction {
+    boolean apply(MemorySegment page, int inPage, MemorySegment segment, int inSegment, int length);
+  }
+
+  private static final ChunkAction COPY_IN =
+      (page, inPage, segment, inSegment, length) -> {
+        segment.copyTo(inSegment, page, inPage, length);
+        return true;
+      };
+
+  private static final ChunkAction COPY_OUT =
+      (page, inPage, segment, inSegment, length) -> {
+        page.copyTo(inPage, segment, inSegment, length);
+        return true;
+      };
+
+  private static final ChunkAction EQUAL =
+      (page, inPage, segment, inSegment, length) ->
+          page.equalTo(segment, inPage, inSegment, length);
+
+  /**
+   * Walks the {@code length} bytes at {@code address} together with those of {@code other}
+   * (segments of equal size) from {@code otherOffset}, in chunks that lie inside one page and one
+   * segment, and applies {@code action} to each; stops at the first chunk it answers {@code false}
+   * for. The path of every copy and compare whose range crosses a page or segment boundary.
+   *
+   * @return whether {@code action} answered {@code true} for every chunk
+   */
+  private boolean forEachChunk(
+      long address, MemorySegment[] other, long otherOffset, int length, ChunkAction action) {
+    int otherSegmentSize = other[0].size();
     while (length > 0) {
       int inOther = (int) (otherOffset % otherSegmentSize);
       int chunk =
           Math.min(length, Math.min(otherSegmentSize - inOther, pageMask + 1 - offsetIn(address)));
       MemorySegment otherSegment = other[(int) (otherOffset / otherSegmentSize)];
-      if (!pageOf(address).equalTo(otherSegment, offsetIn(address), inOther, chunk)) {
+      if (!action.apply(pageOf(address), offsetIn(address), otherSegment, inOther, chunk)) {
         return false;
       }
       length -= chunk;

@@ -50,7 +50,7 @@ final class PageRangeView {
     if (copy[0].size() < length) {
       copy[0] = MemorySegmentFactory.wrap(new byte[Integer.highestOneBit(length - 1) << 1]);
     }
-    data.copyTo(address, copy[0], length);
+    data.copyTo(address, copy, length);
     offset = 0;
     return copy;
   }
