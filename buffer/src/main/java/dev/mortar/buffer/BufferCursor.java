@@ -69,10 +69,10 @@ public final class BufferCursor {
     }
     while (nextEntry < end) {
       long entry = nextEntry;
-      boolean headerInOnePage = data.inOnePage(entry, KEY_OFFSET);
-      MemorySegment page = headerInOnePage ? data.pageOf(entry) : null;
+      // the entry's page when its header lies in one page (nearly always), else null
+      MemorySegment page = data.inOnePage(entry, KEY_OFFSET) ? data.pageOf(entry) : null;
       int at = data.offsetIn(entry);
-      if (headerInOnePage) {
+      if (page != null) {
         readHeader(page, at);
       } else {
         readHeaderAcrossPages(entry);
@@ -81,7 +81,7 @@ public final class BufferCursor {
       if (state != LIVE) {
         continue;
       }
-      if (headerInOnePage && nextEntry - entry <= page.size() - at) {
+      if (page != null && nextEntry - entry <= page.size() - at) {
         pointKeyAndRowInPage(page, at);
       } else {
         pointKeyAndRowAcrossPages(entry);
