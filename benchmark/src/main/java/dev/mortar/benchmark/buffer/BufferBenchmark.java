@@ -2,7 +2,6 @@ package dev.mortar.benchmark.buffer;
 
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import dev.mortar.buffer.BucketBuffer;
-import dev.mortar.buffer.BufferCursor;
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.serde.Operation;
@@ -21,7 +20,6 @@ import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.runtime.operators.sort.BinaryInMemorySortBuffer;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.util.MutableObjectIterator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -147,17 +145,8 @@ public class BufferBenchmark {
   }
 
   private void cycle(BucketBuffer buffer, Blackhole blackhole) {
-    for (int i = 0; i < RECORDS; i++) {
-      input.pointAt(i);
-      if (!buffer.append(key, i, Operation.UPDATE, row)) {
-        throw new IllegalStateException("benchmark budget too small: buffer full at record " + i);
-      }
-    }
-    BufferCursor cursor = buffer.cursor();
-    while (cursor.next()) {
-      blackhole.consume(cursor.key());
-      blackhole.consume(cursor.row());
-    }
+    input.appendTo(buffer);
+    BufferReads.readAll(buffer, blackhole);
     buffer.clear();
   }
 
@@ -205,17 +194,8 @@ public class BufferBenchmark {
 
   @Benchmark
   public void flinkSortBufferNoDedup(Blackhole blackhole) throws IOException {
-    for (int i = 0; i < RECORDS; i++) {
-      input.pointAt(i);
-      if (!sortBuffer.write(row)) {
-        throw new IllegalStateException("benchmark budget too small: sort buffer full at " + i);
-      }
-    }
-    MutableObjectIterator<BinaryRowData> iterator = sortBuffer.getIterator();
-    BinaryRowData next;
-    while ((next = iterator.next(sortReuse)) != null) {
-      blackhole.consume(next);
-    }
+    input.writeTo(sortBuffer);
+    BufferReads.readAll(sortBuffer, sortReuse, blackhole);
     sortBuffer.reset();
   }
 }

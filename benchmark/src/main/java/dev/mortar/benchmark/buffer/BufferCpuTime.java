@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.infra.Blackhole;
@@ -28,8 +29,10 @@ public final class BufferCpuTime {
 
   public static void main(String[] args) throws Exception {
     WorkloadSchema schema = WorkloadSchema.parse(args.length == 0 ? "1" : args[0]);
-    List<String> contenders =
-        args.length > 1 ? Arrays.asList(args[1].split(",")) : benchmarksOf(BufferBenchmark.class);
+    List<Method> contenders =
+        args.length > 1
+            ? Arrays.stream(args[1].split(",")).map(BufferCpuTime::contender).toList()
+            : benchmarksOf(BufferBenchmark.class);
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 4;
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     Blackhole blackhole =
@@ -37,50 +40,56 @@ public final class BufferCpuTime {
             "Today's password is swordfish. I understand instantiating Blackholes directly is"
                 + " dangerous.");
     for (int round = 1; round <= rounds; round++) {
-      for (String contender : contenders) {
-        Class<?> benchmarkClass = declaringClass(contender);
+      for (Method method : contenders) {
+        Class<?> benchmarkClass = method.getDeclaringClass();
         Object benchmark = benchmarkClass.getConstructor().newInstance();
         benchmarkClass.getField("schema").set(benchmark, schema);
         benchmarkClass.getMethod("setUp").invoke(benchmark);
-        Method method = benchmarkClass.getMethod(contender, Blackhole.class);
+        Object[] arguments =
+            method.getParameterCount() == 0 ? new Object[0] : new Object[] {blackhole};
         for (int i = 0; i < 200; i++) {
-          method.invoke(benchmark, blackhole);
+          method.invoke(benchmark, arguments);
         }
         long start = threads.getCurrentThreadCpuTime();
         long invocations = 0;
         while (threads.getCurrentThreadCpuTime() - start < 1_000_000_000L) {
-          method.invoke(benchmark, blackhole);
+          method.invoke(benchmark, arguments);
           invocations++;
         }
         double nanosPerRecord =
             (threads.getCurrentThreadCpuTime() - start)
                 / (double) (invocations * BufferBenchmark.RECORDS);
         System.out.printf(
-            "%s round %d %-24s %8.1f ns CPU/record%n", schema, round, contender, nanosPerRecord);
+            "%s round %d %-24s %8.1f ns CPU/record%n",
+            schema, round, method.getName(), nanosPerRecord);
         benchmarkClass.getMethod("tearDown").invoke(benchmark);
       }
     }
   }
 
-  private static Class<?> declaringClass(String contender) {
+  /** The benchmark method named {@code name} in one of {@link #BENCHMARK_CLASSES}. */
+  private static Method contender(String name) {
     return BENCHMARK_CLASSES.stream()
-        .filter(candidate -> benchmarksOf(candidate).contains(contender))
+        .flatMap(candidate -> benchmarksOf(candidate).stream())
+        .filter(method -> method.getName().equals(name))
         .findFirst()
         .orElseThrow(
             () ->
                 new IllegalArgumentException(
                     "no buffer benchmark has a contender named '"
-                        + contender
+                        + name
                         + "'; they are "
-                        + BENCHMARK_CLASSES.stream().map(BufferCpuTime::benchmarksOf).toList()));
+                        + BENCHMARK_CLASSES.stream()
+                            .flatMap(candidate -> benchmarksOf(candidate).stream())
+                            .map(Method::getName)
+                            .toList()));
   }
 
-  /** The names of the {@code @Benchmark} methods of {@code benchmarkClass}, sorted. */
-  private static List<String> benchmarksOf(Class<?> benchmarkClass) {
+  /** The {@code @Benchmark} methods of {@code benchmarkClass}, by name. */
+  private static List<Method> benchmarksOf(Class<?> benchmarkClass) {
     return Arrays.stream(benchmarkClass.getMethods())
         .filter(method -> method.isAnnotationPresent(Benchmark.class))
-        .map(Method::getName)
-        .sorted()
+        .sorted(Comparator.comparing(Method::getName))
         .toList();
   }
 }

@@ -1,6 +1,9 @@
 package dev.mortar.benchmark.buffer;
 
 import dev.mortar.benchmark.workload.WorkloadSchema;
+import dev.mortar.buffer.BucketBuffer;
+import dev.mortar.serde.Operation;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import org.apache.flink.core.memory.MemorySegment;
@@ -54,6 +57,34 @@ final class BufferInput {
     row.pointTo(records[i], keyLengths[i], rowLengths[i]);
     key.setJavaObject(null);
     key.getBinarySection().pointTo(records[i], 0, keyLengths[i]);
+  }
+
+  /**
+   * Appends every record to {@code buffer}, in order, its index as the ordering value.
+   *
+   * @throws IllegalStateException when the buffer is full: the benchmark's budget is too small
+   */
+  void appendTo(BucketBuffer buffer) {
+    for (int i = 0; i < records.length; i++) {
+      pointAt(i);
+      if (!buffer.append(key, i, Operation.UPDATE, row)) {
+        throw new IllegalStateException("benchmark budget too small: buffer full at record " + i);
+      }
+    }
+  }
+
+  /**
+   * Writes every record's row to {@code buffer}, in order.
+   *
+   * @throws IllegalStateException when the buffer is full: the benchmark's budget is too small
+   */
+  void writeTo(BinaryInMemorySortBuffer buffer) throws IOException {
+    for (int i = 0; i < records.length; i++) {
+      pointAt(i);
+      if (!buffer.write(row)) {
+        throw new IllegalStateException("benchmark budget too small: sort buffer full at " + i);
+      }
+    }
   }
 
   BinaryRowData row() {

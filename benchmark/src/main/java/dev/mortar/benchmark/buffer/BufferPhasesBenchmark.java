@@ -2,15 +2,12 @@ package dev.mortar.benchmark.buffer;
 
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import dev.mortar.buffer.BucketBuffer;
-import dev.mortar.buffer.BufferCursor;
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
-import dev.mortar.serde.Operation;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.operators.sort.BinaryInMemorySortBuffer;
-import org.apache.flink.util.MutableObjectIterator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -64,8 +61,8 @@ public class BufferPhasesBenchmark {
     appendedSortBuffer = newSortBuffer();
     filledSortBuffer = newSortBuffer();
     sortReuse = new BinaryRowData(schema.rowType().getFieldCount());
-    appendAll(filledBuffer);
-    appendAll(filledSortBuffer);
+    input.appendTo(filledBuffer);
+    input.writeTo(filledSortBuffer);
   }
 
   @TearDown(Level.Trial)
@@ -78,55 +75,29 @@ public class BufferPhasesBenchmark {
   }
 
   @Benchmark
-  public void mortarAppend(Blackhole blackhole) {
-    appendAll(appendedBuffer);
+  public void mortarAppend() {
+    input.appendTo(appendedBuffer);
     appendedBuffer.clear();
   }
 
   @Benchmark
-  public void sortBufferAppend(Blackhole blackhole) throws IOException {
-    appendAll(appendedSortBuffer);
+  public void sortBufferAppend() throws IOException {
+    input.writeTo(appendedSortBuffer);
     appendedSortBuffer.reset();
   }
 
   @Benchmark
   public void mortarIterate(Blackhole blackhole) {
-    BufferCursor cursor = filledBuffer.cursor();
-    while (cursor.next()) {
-      blackhole.consume(cursor.key());
-      blackhole.consume(cursor.row());
-    }
+    BufferReads.readAll(filledBuffer, blackhole);
   }
 
   @Benchmark
   public void sortBufferIterate(Blackhole blackhole) throws IOException {
-    MutableObjectIterator<BinaryRowData> iterator = filledSortBuffer.getIterator();
-    BinaryRowData next;
-    while ((next = iterator.next(sortReuse)) != null) {
-      blackhole.consume(next);
-    }
+    BufferReads.readAll(filledSortBuffer, sortReuse, blackhole);
   }
 
   private BinaryInMemorySortBuffer newSortBuffer() {
     return BufferInput.newSortBuffer(
         schema.rowType(), BufferBenchmark.PAGE_SIZE, BufferBenchmark.BUDGET);
-  }
-
-  private void appendAll(BucketBuffer buffer) {
-    for (int i = 0; i < BufferBenchmark.RECORDS; i++) {
-      input.pointAt(i);
-      if (!buffer.append(input.key(), i, Operation.UPDATE, input.row())) {
-        throw new IllegalStateException("benchmark budget too small: buffer full at record " + i);
-      }
-    }
-  }
-
-  private void appendAll(BinaryInMemorySortBuffer buffer) throws IOException {
-    for (int i = 0; i < BufferBenchmark.RECORDS; i++) {
-      input.pointAt(i);
-      if (!buffer.write(input.row())) {
-        throw new IllegalStateException("benchmark budget too small: sort buffer full at " + i);
-      }
-    }
   }
 }
