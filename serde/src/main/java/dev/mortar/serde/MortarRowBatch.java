@@ -110,6 +110,17 @@ public final class MortarRowBatch {
     }
   }
 
+  /**
+   * @throws IllegalStateException when the batch was recycled: it belongs to its serializer again,
+   *     which refills it with a later batch
+   */
+  void checkNotRecycled() {
+    if (recycled) {
+      throw new IllegalStateException(
+          "a recycled shuffle row batch was used: its serializer refills it with a later batch");
+    }
+  }
+
   /** Marks this batch as read by a serializer that keeps its spare batches in {@code spares}. */
   void readBy(ArrayDeque<MortarRowBatch> spares) {
     this.spares = spares;

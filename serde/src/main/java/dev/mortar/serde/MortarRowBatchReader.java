@@ -29,8 +29,34 @@ public final class MortarRowBatchReader {
     this.payload = new BinaryRowData(payloadType.getFieldCount());
   }
 
-  /** Starts reading {@code batch} from its first row. */
+  /** Takes the rows of a batch one at a time. */
+  @FunctionalInterface
+  public interface RowAction<E extends Exception> {
+    void accept(MortarRow row) throws IOException, E;
+  }
+
+  /**
+   * Hands every row of {@code batch} to {@code action}, in order, and then recycles the batch
+   * ({@link MortarRowBatch#recycle()}): {@code action} must be done with each row when it returns,
+   * as the next batch the serializer reads overwrites them. How a receiver drains what the shuffle
+   * delivers.
+   */
+  public <E extends Exception> void forEachRowThenRecycle(MortarRowBatch batch, RowAction<E> action)
+      throws IOException, E {
+    reset(batch);
+    for (MortarRow row = next(); row != null; row = next()) {
+      action.accept(row);
+    }
+    batch.recycle();
+  }
+
+  /**
+   * Starts reading {@code batch} from its first row.
+   *
+   * @throws IllegalStateException when the batch was recycled: its serializer may refill it
+   */
   public void reset(MortarRowBatch batch) {
+    batch.checkNotRecycled();
     byte[] array = batch.array();
     if (segments[0].getArray() != array) {
       segments[0] = MemorySegmentFactory.wrap(array);

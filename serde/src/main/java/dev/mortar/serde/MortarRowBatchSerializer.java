@@ -72,13 +72,18 @@ public final class MortarRowBatchSerializer extends TypeSerializer<MortarRowBatc
       spares = new ArrayDeque<>(MortarRowBatch.MAX_SPARES);
     }
     MortarRowBatch batch = spares.isEmpty() ? createInstance() : spares.pop();
-    deserialize(batch, in);
     batch.readBy(spares);
-    return batch;
+    return deserialize(batch, in);
   }
 
+  /**
+   * Reads a batch into {@code reuse}.
+   *
+   * @throws IllegalStateException when {@code reuse} was recycled: it belongs to this serializer
+   */
   @Override
   public MortarRowBatch deserialize(MortarRowBatch reuse, DataInputView in) throws IOException {
+    reuse.checkNotRecycled();
     int rowCount = MortarRowWireFormat.readLength(in, "batch row count");
     int size = MortarRowWireFormat.readLength(in, "batch byte count");
     reuse.readFrom(in, rowCount, size);

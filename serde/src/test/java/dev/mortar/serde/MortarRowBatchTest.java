@@ -164,6 +164,48 @@ class MortarRowBatchTest {
   }
 
   @Test
+  void aRecycledBatchIsNeitherReadNorRefilledByItsUser() throws IOException {
+    RowType type = RowType.of(new BigIntType(false));
+    MortarRowBatch built = new MortarRowBatch(0, 16);
+    built.add(
+        new RandomRows(Seeds.seed("recycled use")).mortarRow(type), new MortarRowSerializer(type));
+    byte[] wire = serialize(built);
+    MortarRowBatch read = batches.deserialize(new DataInputDeserializer(wire));
+    read.recycle();
+
+    assertThatThrownBy(() -> new MortarRowBatchReader(type).reset(read))
+        .hasMessageContaining("recycled shuffle row batch was used");
+    assertThatThrownBy(() -> batches.deserialize(read, new DataInputDeserializer(wire)))
+        .hasMessageContaining("recycled shuffle row batch was used");
+    assertThat(batches.deserialize(new DataInputDeserializer(wire)))
+        .as("its serializer still refills it")
+        .isSameAs(read)
+        .isEqualTo(built);
+  }
+
+  @Test
+  void forEachRowThenRecycleHandsOnEveryRowInOrderThenGivesTheBatchBack() throws IOException {
+    RandomRows random = new RandomRows(Seeds.seed("drain and recycle"));
+    RowType type = random.rowType(10);
+    MortarRowSerializer rows = new MortarRowSerializer(type);
+    MortarRowBatch built = new MortarRowBatch(0, 16);
+    List<MortarRow> expected = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      expected.add(random.mortarRow(type));
+      built.add(expected.get(i), rows);
+    }
+    byte[] wire = serialize(built);
+    MortarRowBatch read = batches.deserialize(new DataInputDeserializer(wire));
+
+    List<MortarRow> handedOn = new ArrayList<>();
+    new MortarRowBatchReader(type).forEachRowThenRecycle(read, row -> handedOn.add(rows.copy(row)));
+
+    assertThat(handedOn).as("schema %s", type).isEqualTo(expected);
+    assertThat(read.isEmpty()).as("recycled").isTrue();
+    assertThat(batches.deserialize(new DataInputDeserializer(wire))).isSameAs(read);
+  }
+
+  @Test
   void corruptBatchesFailNamingWhatIsWrong() throws IOException {
     RowType type = RowType.of(new BigIntType(false));
     RandomRows random = new RandomRows(Seeds.seed("corrupt batches"));

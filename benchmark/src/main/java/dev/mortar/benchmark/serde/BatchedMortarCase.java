@@ -103,17 +103,16 @@ final class BatchedMortarCase implements ShuffleCase {
   private void receive(Blackhole blackhole, List<MortarRow> copies) throws IOException {
     in.setBuffer(out.getSharedBuffer(), 0, out.length());
     while (in.available() > 0) {
-      MortarRowBatch batch = batches.deserialize(in);
-      reader.reset(batch);
-      for (MortarRow row = reader.next(); row != null; row = reader.next()) {
-        if (copies != null) {
-          copies.add(rows.copy(row));
-        } else {
-          SerdeContender.readMortarRow(row, blackhole);
-          blackhole.consume(row);
-        }
-      }
-      batch.recycle();
+      reader.forEachRowThenRecycle(
+          batches.deserialize(in),
+          row -> {
+            if (copies != null) {
+              copies.add(rows.copy(row));
+            } else {
+              SerdeContender.readMortarRow(row, blackhole);
+              blackhole.consume(row);
+            }
+          });
     }
   }
 }

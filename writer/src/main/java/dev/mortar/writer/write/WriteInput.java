@@ -50,11 +50,8 @@ public interface WriteInput<IN> extends Serializable {
       @Override
       public void forEachRow(MortarRowBatch batch, RowConsumer rows)
           throws IOException, InterruptedException {
-        reader.reset(batch);
-        for (MortarRow row = reader.next(); row != null; row = reader.next()) {
-          rows.accept(row);
-        }
-        batch.recycle(); // the consumer copied each row before returning
+        // the consumer copies each row before it returns
+        reader.forEachRowThenRecycle(batch, rows::accept);
       }
     };
   }
