@@ -4,8 +4,10 @@ import dev.mortar.benchmark.workload.WorkloadSchema;
 import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.serde.Operation;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.binary.BinaryRowData;
@@ -16,14 +18,24 @@ import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The records the buffer benchmarks append, as a writer gets them: each record's key (its {@code
- * item_id} as a decimal string) and then its row in one array, as the shuffle's wire record holds
- * them (serde's {@code MortarRowWireFormat}), and one reused key and row that {@link #pointAt}
- * re-points at a record, as a reusing deserializer does. Keys are drawn from {@code keySpace}
- * values, so with more records than keys some records replace an earlier one of their key.
+ * The records the buffer benchmarks append, as a write task gets them from the shuffle: back to
+ * back in one array, each a wire record of serde's {@code MortarRowWireFormat} (a prefix, the key,
+ * which is the {@code item_id} as a decimal string, then the row), and one reused key and row that
+ * {@link #pointAt} re-points at a record, as the batch reader does. Keys are drawn from {@code
+ * keySpace} values, so with more records than keys some records replace an earlier one of their
+ * key.
+ *
+ * <p>Until the twelfth session each record had an array of its own. Then the distance between a
+ * record and the buffer's copy of it moved in steps fixed by how the JVM laid out those arrays, and
+ * the result with it: with {@code -Xms1g -Xmx1g} Mortar ran at half the speed it had with {@code
+ * -Xmx1g} alone (rfc/0002). One array, as the shuffle delivers rows, has no such steps.
  */
 final class BufferInput {
-  private final MemorySegment[][] records;
+  /** The bytes of a Schema1 record's wire prefix: header, bucket, key length, row length. */
+  private static final byte[] NO_PREFIX = new byte[5];
+
+  private final MemorySegment[] records;
+  private final int[] keyOffsets;
   private final int[] rowLengths;
   private final int[] keyLengths;
   private final BinaryRowData row;
@@ -32,31 +44,36 @@ final class BufferInput {
   BufferInput(WorkloadSchema schema, int recordCount, int keySpace) {
     WorkloadSchema.RowGenerator generator = schema.generator(20261122L);
     SplittableRandom random = new SplittableRandom(7);
-    records = new MemorySegment[recordCount][];
+    keyOffsets = new int[recordCount];
     rowLengths = new int[recordCount];
     keyLengths = new int[recordCount];
-    for (int i = 0; i < recordCount; i++) {
-      long itemId = random.nextInt(keySpace);
-      BinaryRowData generated = generator.next();
-      generated.setLong(0, itemId);
-      byte[] keyBytes = Long.toString(itemId).getBytes(StandardCharsets.UTF_8);
-      int rowLength = generated.getSizeInBytes();
-      byte[] record = new byte[keyBytes.length + rowLength];
-      System.arraycopy(keyBytes, 0, record, 0, keyBytes.length);
-      generated.getSegments()[0].get(generated.getOffset(), record, keyBytes.length, rowLength);
-      records[i] = new MemorySegment[] {MemorySegmentFactory.wrap(record)};
-      rowLengths[i] = rowLength;
-      keyLengths[i] = keyBytes.length;
+    DataOutputSerializer wire = new DataOutputSerializer(1 << 16);
+    try {
+      for (int i = 0; i < recordCount; i++) {
+        long itemId = random.nextInt(keySpace);
+        BinaryRowData generated = generator.next();
+        generated.setLong(0, itemId);
+        byte[] keyBytes = Long.toString(itemId).getBytes(StandardCharsets.UTF_8);
+        wire.write(NO_PREFIX); // stands for the prefix, which the buffer never reads
+        keyOffsets[i] = wire.length();
+        wire.write(keyBytes);
+        wire.write(generated.getSegments()[0], generated.getOffset(), generated.getSizeInBytes());
+        rowLengths[i] = generated.getSizeInBytes();
+        keyLengths[i] = keyBytes.length;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to a heap array failed", e);
     }
+    records = new MemorySegment[] {MemorySegmentFactory.wrap(wire.getCopyOfBuffer())};
     row = new BinaryRowData(schema.rowType().getFieldCount());
-    key = BinaryStringData.fromAddress(records[0], 0, keyLengths[0]);
+    key = BinaryStringData.fromAddress(records, keyOffsets[0], keyLengths[0]);
   }
 
   /** Points {@link #row()} and {@link #key()} at record {@code i}. */
   void pointAt(int i) {
-    row.pointTo(records[i], keyLengths[i], rowLengths[i]);
+    row.pointTo(records, keyOffsets[i] + keyLengths[i], rowLengths[i]);
     key.setJavaObject(null);
-    key.getBinarySection().pointTo(records[i], 0, keyLengths[i]);
+    key.getBinarySection().pointTo(records, keyOffsets[i], keyLengths[i]);
   }
 
   /**
@@ -65,7 +82,7 @@ final class BufferInput {
    * @throws IllegalStateException when the buffer is full: the benchmark's budget is too small
    */
   void appendTo(BucketBuffer buffer) {
-    for (int i = 0; i < records.length; i++) {
+    for (int i = 0; i < keyOffsets.length; i++) {
       pointAt(i);
       if (!buffer.append(key, i, Operation.UPDATE, row)) {
         throw new IllegalStateException("benchmark budget too small: buffer full at record " + i);
@@ -79,7 +96,7 @@ final class BufferInput {
    * @throws IllegalStateException when the buffer is full: the benchmark's budget is too small
    */
   void writeTo(BinaryInMemorySortBuffer buffer) throws IOException {
-    for (int i = 0; i < records.length; i++) {
+    for (int i = 0; i < keyOffsets.length; i++) {
       pointAt(i);
       if (!buffer.write(row)) {
         throw new IllegalStateException("benchmark budget too small: sort buffer full at " + i);
