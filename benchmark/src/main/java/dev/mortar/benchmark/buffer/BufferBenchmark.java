@@ -1,5 +1,6 @@
 package dev.mortar.benchmark.buffer;
 
+import dev.mortar.benchmark.ThroughputBenchmark;
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.Deduplication;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.formats.avro.RowDataToAvroConverters;
@@ -21,17 +21,11 @@ import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.runtime.operators.sort.BinaryInMemorySortBuffer;
 import org.apache.flink.table.types.logical.RowType;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
@@ -57,16 +51,10 @@ import org.openjdk.jmh.infra.Blackhole;
  *       (Hudi 1.1's default), so compare it with {@code mortarNoDedup}.
  * </ul>
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
 @OperationsPerInvocation(BufferBenchmark.RECORDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
-public class BufferBenchmark {
+public class BufferBenchmark extends ThroughputBenchmark {
   static final int RECORDS = 4096;
   static final int KEY_SPACE = RECORDS / 2;
   static final int PAGE_SIZE = 64 * 1024;

@@ -1,25 +1,19 @@
 package dev.mortar.benchmark.buffer;
 
+import dev.mortar.benchmark.ThroughputBenchmark;
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.operators.sort.BinaryInMemorySortBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
@@ -31,16 +25,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * them (the sort buffer yields rows, Mortar keys and rows). Scores are records/ms. It tells which
  * half a gap in the whole cycle comes from.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
 @OperationsPerInvocation(BufferBenchmark.RECORDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
-public class BufferPhasesBenchmark {
+public class BufferPhasesBenchmark extends ThroughputBenchmark {
   @Param({"SCHEMA1", "SCHEMA3"})
   public WorkloadSchema schema;
 

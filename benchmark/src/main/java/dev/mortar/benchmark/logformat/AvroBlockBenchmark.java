@@ -1,19 +1,13 @@
 package dev.mortar.benchmark.logformat;
 
+import dev.mortar.benchmark.ThroughputBenchmark;
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 
 /**
  * Encoding of AVRO_DATA_BLOCK content from {@code BinaryRowData}, in records/ms, for {@link
@@ -21,13 +15,7 @@ import org.openjdk.jmh.annotations.State;
  * #RECORDS} records; {@code -prof gc}'s {@code gc.alloc.rate.norm} is per record. MB/s = records/ms
  * × {@link #blockBytesPerRecord} / 1000 (all contenders write the same bytes).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-public class AvroBlockBenchmark {
+public class AvroBlockBenchmark extends ThroughputBenchmark {
   public static final int RECORDS = 1_000;
   public static final long SEED = 20261122L;
 

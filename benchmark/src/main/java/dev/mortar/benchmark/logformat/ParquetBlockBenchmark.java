@@ -1,5 +1,6 @@
 package dev.mortar.benchmark.logformat;
 
+import dev.mortar.benchmark.ThroughputBenchmark;
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import dev.mortar.logformat.AvroSchemas;
 import dev.mortar.logformat.BlockBuffer;
@@ -7,32 +8,19 @@ import dev.mortar.logformat.MetaFieldValues;
 import dev.mortar.logformat.ParquetBlockBuilder;
 import dev.mortar.logformat.ParquetCodec;
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.table.types.logical.RowType;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 
 /**
  * Encoding of PARQUET_DATA_BLOCK content (one complete Parquet file, meta fields included) per
  * codec, with and without dictionary encoding, in records/ms. MB/s is reported on the same logical
  * basis as {@link AvroBlockBenchmark} (Avro block bytes per record), so the two read side by side.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-public class ParquetBlockBenchmark {
+public class ParquetBlockBenchmark extends ThroughputBenchmark {
   public static final int RECORDS = 2_000;
 
   @Param({"SCHEMA1", "SCHEMA3"})
