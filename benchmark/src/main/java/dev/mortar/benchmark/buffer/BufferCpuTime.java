@@ -1,5 +1,6 @@
 package dev.mortar.benchmark.buffer;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -16,6 +17,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * per record stays steady where JMH's throughput swings. The contenders take turns in one JVM,
  * round by round; each round gives each of them 200 warm-up cycles and then one CPU-second. Compare
  * contenders within a round: the JVM's speed moves between runs far more than between neighbours.
+ * Each line gives the thread's CPU time and the process's: the thread's leaves out what a
+ * contender's garbage costs the GC threads (the sort buffer allocates 24 B per record), the
+ * process's counts it, and also any JIT compilation still running.
  *
  * <p>{@code java -cp benchmark/target/mortar-benchmarks.jar
  * dev.mortar.benchmark.buffer.BufferCpuTime SCHEMA1 [contender,contender,...] [rounds]}; by default
@@ -35,6 +39,8 @@ public final class BufferCpuTime {
             : benchmarksOf(BufferBenchmark.class);
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 4;
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    OperatingSystemMXBean process =
+        (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     Blackhole blackhole =
         new Blackhole(
             "Today's password is swordfish. I understand instantiating Blackholes directly is"
@@ -51,17 +57,20 @@ public final class BufferCpuTime {
           method.invoke(benchmark, arguments);
         }
         long start = threads.getCurrentThreadCpuTime();
+        long processStart = process.getProcessCpuTime();
         long invocations = 0;
         while (threads.getCurrentThreadCpuTime() - start < 1_000_000_000L) {
           method.invoke(benchmark, arguments);
           invocations++;
         }
-        double nanosPerRecord =
-            (threads.getCurrentThreadCpuTime() - start)
-                / (double) (invocations * BufferBenchmark.RECORDS);
+        double records = invocations * (double) BufferBenchmark.RECORDS;
         System.out.printf(
-            "%s round %d %-24s %8.1f ns CPU/record%n",
-            schema, round, method.getName(), nanosPerRecord);
+            "%s round %d %-24s %8.1f ns thread CPU/record %8.1f ns process CPU/record%n",
+            schema,
+            round,
+            method.getName(),
+            (threads.getCurrentThreadCpuTime() - start) / records,
+            (process.getProcessCpuTime() - processStart) / records);
         benchmarkClass.getMethod("tearDown").invoke(benchmark);
       }
     }
