@@ -1,12 +1,14 @@
 package dev.mortar.buffer;
 
+import static dev.mortar.buffer.RecordEntryLayout.ARITY_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.KEY_LENGTH_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.KEY_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.LENGTHS_WORD;
 import static dev.mortar.buffer.RecordEntryLayout.LIVE;
+import static dev.mortar.buffer.RecordEntryLayout.OPERATION_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.ORDERING_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.ROW_LENGTH_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.STATE_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.SUPERSEDED;
-import static dev.mortar.buffer.RecordEntryLayout.TAIL_WORD;
 
 import dev.mortar.serde.Operation;
 import org.apache.flink.core.memory.MemorySegment;
@@ -193,7 +195,7 @@ public final class BucketBuffer {
     if (losesTo(orderingValue, previous)) {
       return true;
     }
-    int previousRowLength = RecordEntryLayout.rowLength(data.getLong(previous + LENGTHS_WORD));
+    int previousRowLength = data.getInt(previous + ROW_LENGTH_OFFSET);
     if (RecordEntryLayout.entryLength(keyLength, previousRowLength) == entryLength) {
       writeEntry(previous, keyBytes, orderingValue, operation, row);
       modificationCount++;
@@ -422,19 +424,22 @@ public final class BucketBuffer {
       long entry, BinarySection key, long orderingValue, Operation operation, BinaryRowData row) {
     int keyLength = key.getSizeInBytes();
     int rowLength = row.getSizeInBytes();
-    long lengths = RecordEntryLayout.lengthsWord(keyLength, rowLength);
-    long tail = RecordEntryLayout.tailWord(row.getArity(), operation.code());
-    // the header first: its tail word covers the key's first two bytes, which the key's copy writes
     if (data.inOnePage(entry, KEY_OFFSET)) {
       MemorySegment page = data.pageOf(entry);
       int at = data.offsetIn(entry);
-      page.putLongLittleEndian(at + LENGTHS_WORD, lengths);
-      page.putLongLittleEndian(at + ORDERING_OFFSET, orderingValue);
-      page.putLongLittleEndian(at + TAIL_WORD, tail);
+      page.putInt(at + KEY_LENGTH_OFFSET, keyLength);
+      page.putInt(at + ROW_LENGTH_OFFSET, rowLength);
+      page.putLong(at + ORDERING_OFFSET, orderingValue);
+      page.putInt(at + ARITY_OFFSET, row.getArity());
+      page.put(at + OPERATION_OFFSET, operation.code());
+      page.put(at + STATE_OFFSET, LIVE);
     } else {
-      data.putLong(entry + LENGTHS_WORD, lengths);
+      data.putInt(entry + KEY_LENGTH_OFFSET, keyLength);
+      data.putInt(entry + ROW_LENGTH_OFFSET, rowLength);
       data.putLong(entry + ORDERING_OFFSET, orderingValue);
-      data.putLong(entry + TAIL_WORD, tail);
+      data.putInt(entry + ARITY_OFFSET, row.getArity());
+      data.put(entry + OPERATION_OFFSET, operation.code());
+      data.put(entry + STATE_OFFSET, LIVE);
     }
     if (key.getSegments() == row.getSegments() && key.getOffset() + keyLength == row.getOffset()) {
       // key and row lie back to back, as in a shuffle row's wire record: one copy for both

@@ -1,10 +1,13 @@
 package dev.mortar.buffer;
 
+import static dev.mortar.buffer.RecordEntryLayout.ARITY_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.KEY_LENGTH_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.KEY_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.LENGTHS_WORD;
 import static dev.mortar.buffer.RecordEntryLayout.LIVE;
+import static dev.mortar.buffer.RecordEntryLayout.OPERATION_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.ORDERING_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.TAIL_WORD;
+import static dev.mortar.buffer.RecordEntryLayout.ROW_LENGTH_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.STATE_OFFSET;
 
 import dev.mortar.serde.Operation;
 import java.util.ConcurrentModificationException;
@@ -112,27 +115,24 @@ public final class BufferCursor {
 
   /** Reads the header of the entry at {@code at} of {@code page}, which holds all of it. */
   private void readHeader(MemorySegment page, int at) {
-    setHeader(
-        page.getLongLittleEndian(at + LENGTHS_WORD),
-        page.getLongLittleEndian(at + ORDERING_OFFSET),
-        page.getLongLittleEndian(at + TAIL_WORD));
+    keyLength = page.getInt(at + KEY_LENGTH_OFFSET);
+    rowLength = page.getInt(at + ROW_LENGTH_OFFSET);
+    orderingValue = page.getLong(at + ORDERING_OFFSET);
+    state = page.get(at + STATE_OFFSET);
+    setOperationAndArity(page.get(at + OPERATION_OFFSET), page.getInt(at + ARITY_OFFSET));
   }
 
-  /** Reads the header of an entry that starts near a page end; no header word straddles pages. */
+  /** Reads the header of an entry that starts near a page end; no field straddles the pages. */
   private void readHeaderAcrossPages(long entry) {
-    setHeader(
-        data.getLong(entry + LENGTHS_WORD),
-        data.getLong(entry + ORDERING_OFFSET),
-        data.getLong(entry + TAIL_WORD));
+    keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
+    rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
+    orderingValue = data.getLong(entry + ORDERING_OFFSET);
+    state = data.get(entry + STATE_OFFSET);
+    setOperationAndArity(data.get(entry + OPERATION_OFFSET), data.getInt(entry + ARITY_OFFSET));
   }
 
-  private void setHeader(long lengths, long ordering, long tail) {
-    keyLength = RecordEntryLayout.keyLength(lengths);
-    rowLength = RecordEntryLayout.rowLength(lengths);
-    orderingValue = ordering;
-    state = RecordEntryLayout.state(tail);
-    operation = Operation.ofCode(RecordEntryLayout.operationCode(tail));
-    int arity = RecordEntryLayout.arity(tail);
+  private void setOperationAndArity(byte operationCode, int arity) {
+    operation = Operation.ofCode(operationCode);
     if (row.getArity() != arity) {
       row = new BinaryRowData(arity);
       fixedPartLength = BinaryRowData.calculateFixPartSizeInBytes(arity);

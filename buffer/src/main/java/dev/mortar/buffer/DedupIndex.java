@@ -82,7 +82,7 @@ final class DedupIndex {
         long candidate = entryAddress(value);
         if (entry >= 0
             ? sameKey(candidate, entry, data)
-            : keyLengthAt(candidate, data) == keyLength
+            : data.getInt(candidate + RecordEntryLayout.KEY_LENGTH_OFFSET) == keyLength
                 && data.bytesEqual(
                     candidate + RecordEntryLayout.KEY_OFFSET, key, keyOffset, keyLength)) {
           return slot;
@@ -92,13 +92,9 @@ final class DedupIndex {
     }
   }
 
-  private static int keyLengthAt(long entry, PageList data) {
-    return RecordEntryLayout.keyLength(data.getLong(entry + RecordEntryLayout.LENGTHS_WORD));
-  }
-
   private static boolean sameKey(long entry, long other, PageList data) {
-    int keyLength = keyLengthAt(entry, data);
-    return keyLengthAt(other, data) == keyLength
+    int keyLength = data.getInt(entry + RecordEntryLayout.KEY_LENGTH_OFFSET);
+    return data.getInt(other + RecordEntryLayout.KEY_LENGTH_OFFSET) == keyLength
         && data.rangesEqual(
             entry + RecordEntryLayout.KEY_OFFSET, other + RecordEntryLayout.KEY_OFFSET, keyLength);
   }

@@ -6,10 +6,9 @@ import org.apache.flink.core.memory.MemorySegment;
 /**
  * The pages one owner holds, seen as one logical address space: address {@code a} is byte {@code a
  * & pageMask} of page {@code a >>> pageShift}. Reads and writes that fit in one page take one
- * access; byte ranges may span pages. 8-byte words are little-endian on every platform, so that
- * their bytes have fixed places ({@link RecordEntryLayout}'s header words). Pages come from and go
- * back to the {@link PagePool}; the caller checks {@link PagePool#canAcquire(int)} first, so {@link
- * #addPages(int)} cannot fail halfway.
+ * access; byte ranges may span pages. Pages come from and go back to the {@link PagePool}; the
+ * caller checks {@link PagePool#canAcquire(int)} first, so {@link #addPages(int)} cannot fail
+ * halfway.
  */
 final class PageList {
   private final PagePool pool;
@@ -85,16 +84,24 @@ final class PageList {
     return (address & pageMask) + length <= pageMask + 1L;
   }
 
+  int getInt(long address) {
+    return pageOf(address).getInt(offsetIn(address));
+  }
+
   long getLong(long address) {
-    return pageOf(address).getLongLittleEndian(offsetIn(address));
+    return pageOf(address).getLong(offsetIn(address));
   }
 
   byte get(long address) {
     return pageOf(address).get(offsetIn(address));
   }
 
+  void putInt(long address, int value) {
+    pageOf(address).putInt(offsetIn(address), value);
+  }
+
   void putLong(long address, long value) {
-    pageOf(address).putLongLittleEndian(offsetIn(address), value);
+    pageOf(address).putLong(offsetIn(address), value);
   }
 
   void put(long address, byte value) {

@@ -14,14 +14,9 @@ package dev.mortar.buffer;
  * </pre>
  *
  * <ul>
- *   <li>The header is written and read as three little-endian 8-byte words: the {@link
- *       #LENGTHS_WORD lengths} (key length in the low half), the ordering value, and the {@link
- *       #TAIL_WORD tail} (arity, op, state, then the key's first two bytes, so a writer writes it
- *       before the key). Three accesses instead of six, each with its bounds check, per entry.
  *   <li>Every entry starts at a multiple of 8 and pages are a power of two of at least {@link
- *       #MIN_PAGE_SIZE} bytes, so no header word straddles a page: each can be read with one access
- *       to one page. Only key and row bytes may span pages. An entry is at least 24 bytes long, so
- *       the tail word never reaches past its entry.
+ *       #MIN_PAGE_SIZE} bytes, so the header never straddles a page: each header field can be read
+ *       with one access to one page. Only key and row bytes may span pages.
  *   <li>{@code op} is {@link dev.mortar.serde.Operation#code()}; {@code arity} is the row's field
  *       count, needed to point a {@code BinaryRowData} at the row bytes.
  *   <li>{@code state} is {@link #LIVE} or {@link #SUPERSEDED}: de-duplication marks an entry
@@ -29,13 +24,12 @@ package dev.mortar.buffer;
  * </ul>
  */
 final class RecordEntryLayout {
-  static final int LENGTHS_WORD = 0;
+  static final int KEY_LENGTH_OFFSET = 0;
+  static final int ROW_LENGTH_OFFSET = 4;
   static final int ORDERING_OFFSET = 8;
-  static final int TAIL_WORD = 16;
-
-  /** The state byte, which de-duplication sets alone when it supersedes an entry. */
+  static final int ARITY_OFFSET = 16;
+  static final int OPERATION_OFFSET = 20;
   static final int STATE_OFFSET = 21;
-
   static final int KEY_OFFSET = 22;
 
   static final byte LIVE = 1;
@@ -53,35 +47,6 @@ final class RecordEntryLayout {
   static long entryLength(int keyLength, int rowLength) {
     long unpadded = (long) KEY_OFFSET + keyLength + rowLength;
     return (unpadded + ALIGNMENT - 1) & -ALIGNMENT;
-  }
-
-  static long lengthsWord(int keyLength, int rowLength) {
-    return (long) rowLength << 32 | (keyLength & 0xFFFF_FFFFL);
-  }
-
-  static int keyLength(long lengthsWord) {
-    return (int) lengthsWord;
-  }
-
-  static int rowLength(long lengthsWord) {
-    return (int) (lengthsWord >>> 32);
-  }
-
-  /** The tail word of a new entry, which is {@link #LIVE}; its last two bytes are zero. */
-  static long tailWord(int arity, byte operationCode) {
-    return (long) LIVE << 40 | (operationCode & 0xFFL) << 32 | (arity & 0xFFFF_FFFFL);
-  }
-
-  static int arity(long tailWord) {
-    return (int) tailWord;
-  }
-
-  static byte operationCode(long tailWord) {
-    return (byte) (tailWord >>> 32);
-  }
-
-  static byte state(long tailWord) {
-    return (byte) (tailWord >>> 40);
   }
 
   /** Offset of the row bytes from the entry start. */
