@@ -50,9 +50,12 @@ import org.openjdk.jmh.infra.Blackhole;
  *       BinaryInMemorySortBuffer} in natural order over a heap page pool; it does not de-duplicate
  *       (Hudi 1.1's default), so compare it with {@code mortarNoDedup}.
  * </ul>
+ *
+ * <p>Warm-up is 10 s: (c)'s compiled code keeps getting faster for longer than 4 s, and a shorter
+ * warm-up measured it 15 % slow (rfc/0002).
  */
 @OperationsPerInvocation(BufferBenchmark.RECORDS)
-@Warmup(iterations = 2, time = 2)
+@Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 3, time = 2)
 public class BufferBenchmark extends ThroughputBenchmark {
   static final int RECORDS = 4096;

@@ -26,7 +26,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * half a gap in the whole cycle comes from.
  */
 @OperationsPerInvocation(BufferBenchmark.RECORDS)
-@Warmup(iterations = 2, time = 2)
+@Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 3, time = 2)
 public class BufferPhasesBenchmark extends ThroughputBenchmark {
   @Param({"SCHEMA1", "SCHEMA3"})
