@@ -197,7 +197,7 @@ public final class BucketBuffer {
     }
     int previousRowLength = data.getInt(previous + ROW_LENGTH_OFFSET);
     if (RecordEntryLayout.entryLength(keyLength, previousRowLength) == entryLength) {
-      writeEntry(previous, keyBytes, orderingValue, operation, row);
+      writeEntry(previous, entryLength, keyBytes, orderingValue, operation, row);
       modificationCount++;
       return true;
     }
@@ -413,20 +413,31 @@ public final class BucketBuffer {
     }
     data.addPages(missing);
     long entry = writeAddress;
-    writeEntry(entry, key, orderingValue, operation, row);
+    writeEntry(entry, entryLength, key, orderingValue, operation, row);
     writeAddress += entryLength;
     recordCount++;
     modificationCount++;
     return entry;
   }
 
+  /**
+   * Writes the header, key and row of an entry of {@code entryLength} bytes at {@code entry}. An
+   * entry that lies in one page (nearly all) whose key and row lie back to back in one segment (a
+   * shuffle row's wire record) is written through one page lookup: three header stores and one
+   * copy.
+   */
   private void writeEntry(
-      long entry, BinarySection key, long orderingValue, Operation operation, BinaryRowData row) {
+      long entry,
+      long entryLength,
+      BinarySection key,
+      long orderingValue,
+      Operation operation,
+      BinaryRowData row) {
     int keyLength = key.getSizeInBytes();
     int rowLength = row.getSizeInBytes();
-    if (data.inOnePage(entry, KEY_OFFSET)) {
-      MemorySegment page = data.pageOf(entry);
-      int at = data.offsetIn(entry);
+    MemorySegment page = data.inOnePage(entry, (int) entryLength) ? data.pageOf(entry) : null;
+    int at = data.offsetIn(entry);
+    if (page != null) {
       page.putInt(at + KEY_LENGTH_OFFSET, keyLength);
       page.putInt(at + ROW_LENGTH_OFFSET, rowLength);
       page.putLong(at + ORDERING_OFFSET, orderingValue);
@@ -441,11 +452,17 @@ public final class BucketBuffer {
       data.put(entry + OPERATION_OFFSET, operation.code());
       data.put(entry + STATE_OFFSET, LIVE);
     }
-    if (key.getSegments() == row.getSegments() && key.getOffset() + keyLength == row.getOffset()) {
+    MemorySegment[] source = key.getSegments();
+    int length = keyLength + rowLength;
+    if (source == row.getSegments() && key.getOffset() + keyLength == row.getOffset()) {
       // key and row lie back to back, as in a shuffle row's wire record: one copy for both
-      data.copyFrom(key.getSegments(), key.getOffset(), entry + KEY_OFFSET, keyLength + rowLength);
+      if (page != null && key.getOffset() + length <= source[0].size()) {
+        source[0].copyTo(key.getOffset(), page, at + KEY_OFFSET, length);
+      } else {
+        data.copyFrom(source, key.getOffset(), entry + KEY_OFFSET, length);
+      }
     } else {
-      data.copyFrom(key.getSegments(), key.getOffset(), entry + KEY_OFFSET, keyLength);
+      data.copyFrom(source, key.getOffset(), entry + KEY_OFFSET, keyLength);
       data.copyFrom(
           row.getSegments(),
           row.getOffset(),
