@@ -436,8 +436,8 @@ public final class BucketBuffer {
     int keyLength = key.getSizeInBytes();
     int rowLength = row.getSizeInBytes();
     MemorySegment page = data.inOnePage(entry, (int) entryLength) ? data.pageOf(entry) : null;
-    int at = data.offsetIn(entry);
     if (page != null) {
+      int at = data.offsetIn(entry);
       page.putInt(at + KEY_LENGTH_OFFSET, keyLength);
       page.putInt(at + ROW_LENGTH_OFFSET, rowLength);
       page.putLong(at + ORDERING_OFFSET, orderingValue);
@@ -456,8 +456,8 @@ public final class BucketBuffer {
     int length = keyLength + rowLength;
     if (source == row.getSegments() && key.getOffset() + keyLength == row.getOffset()) {
       // key and row lie back to back, as in a shuffle row's wire record: one copy for both
-      if (page != null && key.getOffset() + length <= source[0].size()) {
-        source[0].copyTo(key.getOffset(), page, at + KEY_OFFSET, length);
+      if (page != null) {
+        data.copyFrom(source, key.getOffset(), page, entry + KEY_OFFSET, length);
       } else {
         data.copyFrom(source, key.getOffset(), entry + KEY_OFFSET, length);
       }

@@ -115,10 +115,23 @@ final class PageList {
    */
   void copyFrom(MemorySegment[] source, int sourceOffset, long address, int length) {
     if (length <= 0) {
-      return; // an empty key or row may come with an empty segment
+      return; // an empty key or row may come with an empty segment, and end at the last page's end
     }
-    if (sourceOffset + length <= source[0].size() && inOnePage(address, length)) {
-      source[0].copyTo(sourceOffset, pageOf(address), offsetIn(address), length);
+    if (inOnePage(address, length)) {
+      copyFrom(source, sourceOffset, pageOf(address), address, length);
+    } else {
+      forEachChunk(address, source, sourceOffset, length, COPY_IN);
+    }
+  }
+
+  /**
+   * {@link #copyFrom(MemorySegment[], int, long, int)} for a range that lies in {@code page}, the
+   * page of {@code address}, which the caller has already looked up.
+   */
+  void copyFrom(
+      MemorySegment[] source, int sourceOffset, MemorySegment page, long address, int length) {
+    if (sourceOffset + length <= source[0].size()) {
+      source[0].copyTo(sourceOffset, page, offsetIn(address), length);
     } else {
       forEachChunk(address, source, sourceOffset, length, COPY_IN);
     }
