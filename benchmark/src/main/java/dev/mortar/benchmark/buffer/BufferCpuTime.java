@@ -78,8 +78,9 @@ public final class BufferCpuTime {
 
   /** The benchmark method named {@code name} in one of {@link #BENCHMARK_CLASSES}. */
   private static Method contender(String name) {
-    return BENCHMARK_CLASSES.stream()
-        .flatMap(candidate -> benchmarksOf(candidate).stream())
+    List<Method> all =
+        BENCHMARK_CLASSES.stream().flatMap(candidate -> benchmarksOf(candidate).stream()).toList();
+    return all.stream()
         .filter(method -> method.getName().equals(name))
         .findFirst()
         .orElseThrow(
@@ -88,10 +89,7 @@ public final class BufferCpuTime {
                     "no buffer benchmark has a contender named '"
                         + name
                         + "'; they are "
-                        + BENCHMARK_CLASSES.stream()
-                            .flatMap(candidate -> benchmarksOf(candidate).stream())
-                            .map(Method::getName)
-                            .toList()));
+                        + all.stream().map(Method::getName).toList()));
   }
 
   /** The {@code @Benchmark} methods of {@code benchmarkClass}, by name. */
