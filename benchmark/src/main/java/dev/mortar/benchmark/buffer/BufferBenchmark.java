@@ -49,6 +49,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code flinkSortBufferNoDedup}: (c) Hudi 1.1's buffer, Flink's {@code
  *       BinaryInMemorySortBuffer} in natural order over a heap page pool; it does not de-duplicate
  *       (Hudi 1.1's default), so compare it with {@code mortarNoDedup}.
+ *   <li>{@code minimalEntryBufferNoDedup}: a yardstick, not a baseline: {@link MinimalEntryBuffer}
+ *       stores Mortar's entries with none of a real buffer's bookkeeping, so the gap to {@code
+ *       mortarNoDedup} is what that bookkeeping costs.
  * </ul>
  *
  * <p>Warm-up is 10 s: (c)'s compiled code keeps getting faster for longer than 4 s, and a shorter
@@ -77,6 +80,7 @@ public class BufferBenchmark extends ThroughputBenchmark {
   private BucketBuffer dedupBuffer;
   private BucketBuffer onReadBuffer;
   private BucketBuffer plainBuffer;
+  private MinimalEntryBuffer minimalBuffer;
 
   private final List<HeldRow> heldRows = new ArrayList<>();
   private final Map<BinaryStringData, Integer> heldIndex = new HashMap<>();
@@ -102,6 +106,9 @@ public class BufferBenchmark extends ThroughputBenchmark {
     dedupBuffer = pool.newBuffer("dedup", Deduplication.ON_APPEND);
     onReadBuffer = pool.newBuffer("on-read", Deduplication.ON_READ);
     plainBuffer = pool.newBuffer("plain", Deduplication.OFF);
+    minimalBuffer =
+        new MinimalEntryBuffer(
+            PAGE_SIZE, (int) (BUDGET / PAGE_SIZE), schema.rowType().getFieldCount());
 
     RowType rowType = schema.rowType();
     avroSchema = AvroSchemaConverter.convertToSchema(rowType);
@@ -139,6 +146,13 @@ public class BufferBenchmark extends ThroughputBenchmark {
     input.appendTo(buffer);
     BufferReads.readAll(buffer, blackhole);
     buffer.clear();
+  }
+
+  @Benchmark
+  public void minimalEntryBufferNoDedup(Blackhole blackhole) {
+    input.appendTo(minimalBuffer);
+    BufferReads.readAll(minimalBuffer, blackhole);
+    minimalBuffer.clear();
   }
 
   @Benchmark

@@ -90,6 +90,14 @@ final class BufferInput {
     }
   }
 
+  /** Appends every record to {@code buffer}, in order, its index as the ordering value. */
+  void appendTo(MinimalEntryBuffer buffer) {
+    for (int i = 0; i < keyOffsets.length; i++) {
+      pointAt(i);
+      buffer.append(key, i, Operation.UPDATE, row);
+    }
+  }
+
   /**
    * Writes every record's row to {@code buffer}, in order.
    *
