@@ -24,6 +24,7 @@ final class MinimalEntryBuffer {
   private static final int HEADER_BYTES = 22;
   private static final byte LIVE = 1;
 
+  private final int pageSize;
   private final MemorySegment[] pages;
 
   /** Bytes used in each page, for the reader to know where a page's records end. */
@@ -39,8 +40,6 @@ final class MinimalEntryBuffer {
   private int readPosition;
   private long orderingValue;
   private Operation operation;
-
-  private final int pageSize;
 
   MinimalEntryBuffer(int pageSize, int maxPages, int arity) {
     this.pageSize = pageSize;
@@ -58,7 +57,7 @@ final class MinimalEntryBuffer {
   void append(BinaryStringData key, long orderingValue, Operation operation, BinaryRowData row) {
     int keyLength = key.getSizeInBytes();
     int rowLength = row.getSizeInBytes();
-    int length = (HEADER_BYTES + keyLength + rowLength + 7) & -8;
+    int length = entryLength(keyLength, rowLength);
     MemorySegment page = pages[writePage];
     if (writePosition + length > pageSize) {
       if (length > pageSize || writePage + 1 == pages.length) {
@@ -110,7 +109,7 @@ final class MinimalEntryBuffer {
       int at = readPosition;
       int keyLength = page.getInt(at);
       int rowLength = page.getInt(at + 4);
-      readPosition = (at + HEADER_BYTES + keyLength + rowLength + 7) & -8;
+      readPosition = at + entryLength(keyLength, rowLength);
       if (page.get(at + 21) != LIVE) {
         continue;
       }
@@ -141,6 +140,11 @@ final class MinimalEntryBuffer {
 
   BinaryRowData row() {
     return row;
+  }
+
+  /** Bytes of an entry: header, key and row, padded to 8. */
+  private static int entryLength(int keyLength, int rowLength) {
+    return (HEADER_BYTES + keyLength + rowLength + 7) & -8;
   }
 
   void clear() {
