@@ -3,7 +3,9 @@ package dev.mortar.logformat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mortar.serde.RowPaddingRemover;
 import java.util.Arrays;
+import java.util.SplittableRandom;
 import org.apache.avro.Schema;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
@@ -47,7 +49,7 @@ class BinaryRowAvroEncoderTest {
   void rowsSpanningSegmentsEncodeLikeContiguousRows() throws Exception {
     long seed = RandomRows.seed("rowsSpanningSegmentsEncodeLikeContiguousRows");
     RandomRows random = new RandomRows(seed);
-    java.util.SplittableRandom split = new java.util.SplittableRandom(seed);
+    SplittableRandom split = new SplittableRandom(seed);
     BlockBuffer contiguous = new BlockBuffer(16);
     BlockBuffer spanning = new BlockBuffer(16);
     for (int s = 0; s < 20; s++) {
@@ -55,29 +57,71 @@ class BinaryRowAvroEncoderTest {
       BinaryRowAvroEncoder encoder = new BinaryRowAvroEncoder(rowType);
       for (int r = 0; r < 20; r++) {
         BinaryRowData row = RandomRows.toBinary(rowType, random.row(rowType, r));
-        byte[] bytes =
-            BinarySegmentUtils.copyToBytes(
-                row.getSegments(), row.getOffset(), row.getSizeInBytes());
-        int segmentSize = 8 * (1 + split.nextInt(8));
-        int offset = split.nextInt(segmentSize);
-        int count = (offset + bytes.length + segmentSize - 1) / segmentSize;
-        MemorySegment[] segments = new MemorySegment[Math.max(1, count)];
-        for (int i = 0; i < segments.length; i++) {
-          segments[i] = MemorySegmentFactory.wrap(new byte[segmentSize]);
-        }
-        BinarySegmentUtils.copyFromBytes(segments, offset, bytes, 0, bytes.length);
-        BinaryRowData paged = new BinaryRowData(rowType.getFieldCount());
-        paged.pointTo(segments, offset, bytes.length);
+        BinaryRowData paged = spreadOverSegments(row, split);
 
         contiguous.reset();
         encoder.encode(row, contiguous);
         spanning.reset();
         encoder.encode(paged, spanning);
-        assertThat(Arrays.copyOf(spanning.array(), spanning.size()))
-            .as("row %d of %s in %d-byte segments at offset %d", r, rowType, segmentSize, offset)
-            .isEqualTo(Arrays.copyOf(contiguous.array(), contiguous.size()));
+        assertThat(bytesOf(spanning))
+            .as("row %d of %s spread over segments, seed %d", r, rowType, seed)
+            .isEqualTo(bytesOf(contiguous));
       }
     }
+  }
+
+  /**
+   * The writer ships and buffers rows without the padding after their variable-length values
+   * (mortar-serde's {@link RowPaddingRemover}), and a buffer may hand them out across pages: they
+   * encode to the bytes of the padded rows.
+   */
+  @Test
+  void rowsWithoutPaddingEncodeLikePaddedRows() throws Exception {
+    long seed = RandomRows.seed("rowsWithoutPaddingEncodeLikePaddedRows");
+    RandomRows random = new RandomRows(seed);
+    SplittableRandom split = new SplittableRandom(seed);
+    BlockBuffer padded = new BlockBuffer(16);
+    BlockBuffer unpadded = new BlockBuffer(16);
+    for (int s = 0; s < 20; s++) {
+      RowType rowType = s == 0 ? random.allTypes() : random.rowType(1 + s % 12);
+      BinaryRowAvroEncoder encoder = new BinaryRowAvroEncoder(rowType);
+      RowPaddingRemover paddingRemover = new RowPaddingRemover(rowType);
+      for (int r = 0; r < 20; r++) {
+        BinaryRowData row = RandomRows.toBinary(rowType, random.row(rowType, r));
+        BinaryRowData withoutPadding = row.copy();
+        paddingRemover.removePadding(withoutPadding);
+
+        padded.reset();
+        encoder.encode(row, padded);
+        unpadded.reset();
+        encoder.encode(
+            r % 2 == 0 ? withoutPadding : spreadOverSegments(withoutPadding, split), unpadded);
+        assertThat(bytesOf(unpadded))
+            .as("row %d of %s without padding, seed %d", r, rowType, seed)
+            .isEqualTo(bytesOf(padded));
+      }
+    }
+  }
+
+  /** A copy of {@code row} across segments of 8–64 bytes, starting at a random offset. */
+  private static BinaryRowData spreadOverSegments(BinaryRowData row, SplittableRandom split) {
+    byte[] bytes =
+        BinarySegmentUtils.copyToBytes(row.getSegments(), row.getOffset(), row.getSizeInBytes());
+    int segmentSize = 8 * (1 + split.nextInt(8));
+    int offset = split.nextInt(segmentSize);
+    int count = (offset + bytes.length + segmentSize - 1) / segmentSize;
+    MemorySegment[] segments = new MemorySegment[Math.max(1, count)];
+    for (int i = 0; i < segments.length; i++) {
+      segments[i] = MemorySegmentFactory.wrap(new byte[segmentSize]);
+    }
+    BinarySegmentUtils.copyFromBytes(segments, offset, bytes, 0, bytes.length);
+    BinaryRowData paged = new BinaryRowData(row.getArity());
+    paged.pointTo(segments, offset, bytes.length);
+    return paged;
+  }
+
+  private static byte[] bytesOf(BlockBuffer buffer) {
+    return Arrays.copyOf(buffer.array(), buffer.size());
   }
 
   @Test
