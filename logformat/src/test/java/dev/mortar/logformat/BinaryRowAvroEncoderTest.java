@@ -3,7 +3,7 @@ package dev.mortar.logformat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mortar.serde.RowPaddingRemover;
+import dev.mortar.serde.PayloadWriter;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.apache.avro.Schema;
@@ -71,9 +71,9 @@ class BinaryRowAvroEncoderTest {
   }
 
   /**
-   * The writer ships and buffers rows without the padding after their variable-length values
-   * (mortar-serde's {@link RowPaddingRemover}), and a buffer may hand them out across pages: they
-   * encode to the bytes of the padded rows.
+   * The writer ships and buffers rows without the padding after their strings (mortar-serde's
+   * {@link PayloadWriter}), and a buffer may hand them out across pages: they encode to the bytes
+   * of Flink's padded rows.
    */
   @Test
   void rowsWithoutPaddingEncodeLikePaddedRows() throws Exception {
@@ -85,11 +85,11 @@ class BinaryRowAvroEncoderTest {
     for (int s = 0; s < 20; s++) {
       RowType rowType = s == 0 ? random.allTypes() : random.rowType(1 + s % 12);
       BinaryRowAvroEncoder encoder = new BinaryRowAvroEncoder(rowType);
-      RowPaddingRemover paddingRemover = new RowPaddingRemover(rowType);
+      PayloadWriter payloadWriter = new PayloadWriter(rowType);
       for (int r = 0; r < 20; r++) {
-        BinaryRowData row = RandomRows.toBinary(rowType, random.row(rowType, r));
-        BinaryRowData withoutPadding = row.copy();
-        paddingRemover.removePadding(withoutPadding);
+        GenericRowData values = random.row(rowType, r);
+        BinaryRowData row = RandomRows.toBinary(rowType, values);
+        BinaryRowData withoutPadding = payloadWriter.toBinaryRow(values);
 
         padded.reset();
         encoder.encode(row, padded);

@@ -2,6 +2,7 @@ package dev.mortar.writer.assign;
 
 import dev.mortar.serde.MortarRow;
 import dev.mortar.serde.Operation;
+import dev.mortar.serde.PayloadWriter;
 import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.SinkSettings;
 import dev.mortar.writer.table.BucketIndex;
