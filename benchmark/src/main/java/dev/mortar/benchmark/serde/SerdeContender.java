@@ -3,6 +3,7 @@ package dev.mortar.benchmark.serde;
 import dev.mortar.serde.MortarRow;
 import dev.mortar.serde.MortarRowSerializer;
 import dev.mortar.serde.Operation;
+import dev.mortar.serde.PayloadWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
@@ -17,6 +18,7 @@ import org.apache.flink.formats.avro.typeutils.AvroSerializer;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.utils.JoinedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
@@ -29,7 +31,7 @@ public enum SerdeContender {
   MORTAR {
     @Override
     ShuffleCase prepare(RowType rowType, List<ShuffleInput> inputs) {
-      List<MortarRow> records = inputs.stream().map(SerdeContender::mortarRow).toList();
+      List<MortarRow> records = mortarRows(rowType, inputs);
       return new SerdeCase<>(
           new MortarRowSerializer(rowType),
           records,
@@ -44,7 +46,7 @@ public enum SerdeContender {
   MORTAR_BATCHED {
     @Override
     ShuffleCase prepare(RowType rowType, List<ShuffleInput> inputs) {
-      List<MortarRow> records = inputs.stream().map(SerdeContender::mortarRow).toList();
+      List<MortarRow> records = mortarRows(rowType, inputs);
       return new BatchedMortarCase(rowType, records, mortarRowBuilder(records));
     }
   },
@@ -52,7 +54,7 @@ public enum SerdeContender {
   KRYO {
     @Override
     ShuffleCase prepare(RowType rowType, List<ShuffleInput> inputs) {
-      List<MortarRow> records = inputs.stream().map(SerdeContender::mortarRow).toList();
+      List<MortarRow> records = mortarRows(rowType, inputs);
       return new SerdeCase<>(
           new KryoSerializer<>(MortarRow.class, new SerializerConfigImpl()),
           records,
@@ -161,13 +163,24 @@ public enum SerdeContender {
         input.binaryRow());
   }
 
-  private static MortarRow mortarRow(ShuffleInput input) {
-    return new MortarRow(
-        BinaryStringData.fromString(input.recordKey()),
-        BinaryStringData.fromString(input.partitionPath()),
-        input.bucket(),
-        input.operation(),
-        input.binaryRow());
+  /**
+   * Mortar's records, their rows as the writer's payload step makes them ({@link PayloadWriter}:
+   * Flink's layout without padding after strings).
+   */
+  private static List<MortarRow> mortarRows(RowType rowType, List<ShuffleInput> inputs) {
+    PayloadWriter payloadWriter = new PayloadWriter(rowType);
+    return inputs.stream()
+        .map(
+            input -> {
+              BinaryRowData payload = payloadWriter.toBinaryRow(input.row()).copy();
+              return new MortarRow(
+                  BinaryStringData.fromString(input.recordKey()),
+                  BinaryStringData.fromString(input.partitionPath()),
+                  input.bucket(),
+                  input.operation(),
+                  payload);
+            })
+        .toList();
   }
 
   /** File ids per bucket, built once as Hudi's bucket assigner does. */
