@@ -1,5 +1,6 @@
 package dev.mortar.serde;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.MemorySegment;
@@ -78,6 +79,10 @@ public final class PayloadWriter {
   private final BinaryRowData row;
   private byte[] bytes;
   private MemorySegment segment;
+
+  /** {@link #segment} alone, for the row to point at without a new array per row. */
+  private MemorySegment[] segments;
+
   private int cursor;
 
   /** A one-field row that Flink's writer fills with a value this class does not lay out itself. */
@@ -103,6 +108,7 @@ public final class PayloadWriter {
     row = new BinaryRowData(arity);
     bytes = new byte[Math.max(256, 2 * fixedPartBytes)];
     segment = MemorySegmentFactory.wrap(bytes);
+    segments = new MemorySegment[] {segment};
   }
 
   /** {@code input} as a binary row without padding; the result is reused by the next call. */
@@ -135,19 +141,25 @@ public final class PayloadWriter {
     int size = (cursor + 7) & -8;
     ensureCapacity(size);
     Arrays.fill(bytes, cursor, size, (byte) 0);
-    row.pointTo(segment, 0, size);
+    row.pointTo(segments, 0, size);
     return row;
   }
 
   private void writeString(int slot, StringData value) {
     BinaryStringData string = (BinaryStringData) value;
-    if (string.getSegments() == null || string.getSizeInBytes() <= INLINE_LIMIT) {
+    if (string.getSegments() == null) {
+      // Only a Java string so far (DataGen's strings, for one): its UTF-8 bytes, as Flink's writer
+      // takes them.
+      writeBinary(slot, string.toString().getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    int length = string.getSizeInBytes();
+    if (length <= INLINE_LIMIT) {
       singleWriter.reset();
       singleWriter.writeString(0, value);
       copyFromSingle(slot);
       return;
     }
-    int length = string.getSizeInBytes();
     ensureCapacity(cursor + length);
     BinarySegmentUtils.copyToBytes(string.getSegments(), string.getOffset(), bytes, cursor, length);
     appendedAt(slot, length);
@@ -201,6 +213,7 @@ public final class PayloadWriter {
     if (needed > bytes.length) {
       bytes = Arrays.copyOf(bytes, Math.max(needed, 2 * bytes.length));
       segment = MemorySegmentFactory.wrap(bytes);
+      segments = new MemorySegment[] {segment};
     }
   }
 
