@@ -34,7 +34,8 @@ import org.apache.flink.core.memory.DataOutputView;
  *   <li>Key and partition path are the UTF-8 bytes of their {@code BinaryStringData}.
  *   <li>The row is the {@code BinaryRowData} bytes exactly as they sit in its memory segments (null
  *       bits, fixed-length part, variable-length part). The arity is not written: it comes from the
- *       payload row type every serializer is built for.
+ *       payload row type every serializer is built for. The writer's rows come from {@link
+ *       PayloadWriter}, which leaves out the padding after strings; any binary row is accepted.
  * </ul>
  *
  * A Schema1 row of the benchmark workload (8-digit key, non-partitioned, ~179-byte binary row)
