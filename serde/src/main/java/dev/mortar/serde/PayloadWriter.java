@@ -8,6 +8,7 @@ import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySection;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.writer.BinaryRowWriter;
@@ -146,11 +147,11 @@ public final class PayloadWriter {
   }
 
   private void writeString(int slot, StringData value) {
-    BinaryStringData string = (BinaryStringData) value;
-    if (string.getSegments() == null) {
-      // Only a Java string so far (DataGen's strings, for one): its UTF-8 bytes, as Flink's writer
-      // takes them.
-      writeBinary(slot, string.toString().getBytes(StandardCharsets.UTF_8));
+    BinarySection string = ((BinaryStringData) value).getBinarySection();
+    if (string == null) {
+      // Only a Java string so far (DataGen's, for one): its UTF-8 bytes (the bytes Flink's encoder
+      // makes), without making the input string hold them too as BinaryStringData's getters would.
+      writeBinary(slot, value.toString().getBytes(StandardCharsets.UTF_8));
       return;
     }
     int length = string.getSizeInBytes();
