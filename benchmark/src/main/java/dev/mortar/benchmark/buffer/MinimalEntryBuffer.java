@@ -4,6 +4,7 @@ import dev.mortar.serde.Operation;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySection;
 import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
@@ -55,6 +56,16 @@ final class MinimalEntryBuffer {
    * @throws IllegalStateException when the pages are full or the record is larger than a page
    */
   void append(BinaryStringData key, long orderingValue, Operation operation, BinaryRowData row) {
+    append(key.getBinarySection(), orderingValue, operation, row);
+  }
+
+  /**
+   * The same, with the key's bytes read from its binary section, as {@code BucketBuffer} reads
+   * them: {@code BinaryStringData}'s own getters check at every call whether the string is still
+   * only a Java string.
+   */
+  private void append(
+      BinarySection key, long orderingValue, Operation operation, BinaryRowData row) {
     int keyLength = key.getSizeInBytes();
     int rowLength = row.getSizeInBytes();
     int length = entryLength(keyLength, rowLength);
