@@ -174,8 +174,8 @@ public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
   /**
    * The bytes of {@code string}, encoded first if it is only a Java string. Its size, segments and
    * offset are then plain fields: each {@code BinaryStringData} getter checks for a Java-only
-   * string again, and in the batched round trip those calls, not inlined, took ~13 % of a Schema1
-   * record's time (async-profiler, fifteenth session).
+   * string again, and in the batched round trip those calls took ~13 % of a Schema1 record's time
+   * (async-profiler, fifteenth session).
    */
   private static BinarySection materialized(BinaryStringData string) {
     string.ensureMaterialized();
