@@ -74,6 +74,16 @@ public final class BucketBuffer {
   private final long maxEntryLength;
 
   private long writeAddress;
+
+  /** The page that holds {@link #writeAddress}, when {@link #writeRoom} is not 0. */
+  private MemorySegment writePage;
+
+  /** {@link #writeAddress}'s offset in {@link #writePage}. */
+  private int writeOffset;
+
+  /** Bytes from {@link #writeAddress} to the end of its page; 0 when no page holds it. */
+  private int writeRoom;
+
   private int recordCount;
 
   /** ON_READ: entries appended since the last clear, one per {@link #entryLog} value. */
@@ -112,8 +122,13 @@ public final class BucketBuffer {
    */
   public boolean append(
       BinaryStringData key, long orderingValue, Operation operation, BinaryRowData row) {
-    checkUsable();
     BinarySection keyBytes = key.getBinarySection();
+    if (deduplication == Deduplication.OFF
+        && keyBytes != null
+        && appendInWritePage(keyBytes, orderingValue, operation, row)) {
+      return true;
+    }
+    checkUsable();
     if (keyBytes == null) { // a key built from a Java String
       key.ensureMaterialized();
       keyBytes = key.getBinarySection();
@@ -135,6 +150,38 @@ public final class BucketBuffer {
       return appendAndLog(entryLength, keyBytes, orderingValue, operation, row);
     }
     return appendOrReplace(entryLength, keyBytes, orderingValue, operation, row);
+  }
+
+  /**
+   * Without de-dup, the common case of {@link #append}: the entry fits in the rest of the page
+   * being written, and key and row lie back to back in one segment (a shuffle row's wire record).
+   * Then it needs no page from the pool and no address translation: a header and one copy.
+   *
+   * @return whether the record was appended; if not, nothing changed
+   */
+  private boolean appendInWritePage(
+      BinarySection key, long orderingValue, Operation operation, BinaryRowData row) {
+    int keyLength = key.getSizeInBytes();
+    int rowLength = row.getSizeInBytes();
+    int keyOffset = key.getOffset();
+    MemorySegment[] source = key.getSegments();
+    long entryLength = RecordEntryLayout.entryLength(keyLength, rowLength);
+    if (entryLength > writeRoom
+        || source != row.getSegments()
+        || keyOffset + keyLength != row.getOffset()
+        || (long) row.getOffset() + rowLength > source[0].size()) {
+      return false;
+    }
+    MemorySegment page = writePage;
+    int at = writeOffset;
+    writeHeader(page, at, keyLength, rowLength, orderingValue, operation, row.getArity());
+    source[0].copyTo(keyOffset, page, at + KEY_OFFSET, keyLength + rowLength);
+    writeOffset = at + (int) entryLength;
+    writeRoom -= (int) entryLength;
+    writeAddress += entryLength;
+    recordCount++;
+    modificationCount++;
+    return true;
   }
 
   /**
@@ -270,6 +317,7 @@ public final class BucketBuffer {
     indexedEntries = 0;
     reindexFromStart = false;
     writeAddress = 0;
+    locateWritePosition();
     recordCount = 0;
     modificationCount++;
   }
@@ -415,6 +463,7 @@ public final class BucketBuffer {
     long entry = writeAddress;
     writeEntry(entry, entryLength, key, orderingValue, operation, row);
     writeAddress += entryLength;
+    locateWritePosition();
     recordCount++;
     modificationCount++;
     return entry;
@@ -437,13 +486,14 @@ public final class BucketBuffer {
     int rowLength = row.getSizeInBytes();
     MemorySegment page = data.inOnePage(entry, (int) entryLength) ? data.pageOf(entry) : null;
     if (page != null) {
-      int at = data.offsetIn(entry);
-      page.putInt(at + KEY_LENGTH_OFFSET, keyLength);
-      page.putInt(at + ROW_LENGTH_OFFSET, rowLength);
-      page.putLong(at + ORDERING_OFFSET, orderingValue);
-      page.putInt(at + ARITY_OFFSET, row.getArity());
-      page.put(at + OPERATION_OFFSET, operation.code());
-      page.put(at + STATE_OFFSET, LIVE);
+      writeHeader(
+          page,
+          data.offsetIn(entry),
+          keyLength,
+          rowLength,
+          orderingValue,
+          operation,
+          row.getArity());
     } else {
       data.putInt(entry + KEY_LENGTH_OFFSET, keyLength);
       data.putInt(entry + ROW_LENGTH_OFFSET, rowLength);
@@ -469,5 +519,40 @@ public final class BucketBuffer {
           entry + RecordEntryLayout.rowOffset(keyLength),
           rowLength);
     }
+  }
+
+  /** Writes an entry's header at {@code at} of {@code page}, which holds all of it. */
+  private static void writeHeader(
+      MemorySegment page,
+      int at,
+      int keyLength,
+      int rowLength,
+      long orderingValue,
+      Operation operation,
+      int arity) {
+    page.putInt(at + KEY_LENGTH_OFFSET, keyLength);
+    page.putInt(at + ROW_LENGTH_OFFSET, rowLength);
+    page.putLong(at + ORDERING_OFFSET, orderingValue);
+    page.putInt(at + ARITY_OFFSET, arity);
+    page.put(at + OPERATION_OFFSET, operation.code());
+    page.put(at + STATE_OFFSET, LIVE);
+  }
+
+  /**
+   * Points {@link #writePage}, {@link #writeOffset} and {@link #writeRoom} at {@link
+   * #writeAddress}; no room when that starts a page not yet held (so also after {@link #clear} and
+   * {@link #release}, which is what keeps the appends that skip {@link #checkUsable} out of a
+   * released buffer).
+   */
+  private void locateWritePosition() {
+    int pageIndex = data.pageIndex(writeAddress);
+    if (pageIndex >= data.pageCount()) {
+      writePage = null;
+      writeRoom = 0;
+      return;
+    }
+    writePage = data.pageAt(pageIndex);
+    writeOffset = data.offsetIn(writeAddress);
+    writeRoom = writePage.size() - writeOffset;
   }
 }

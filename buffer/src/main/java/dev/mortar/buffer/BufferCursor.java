@@ -23,6 +23,10 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * fixed-length part does are read from the pages, a row spanning pages from the pages it spans.
  * Only a key that spans pages, or a row whose fixed-length part does, is copied to a scratch area
  * that grows to the largest such record and is then reused. Nothing is allocated per record.
+ *
+ * <p>Between entries the cursor keeps the page it reads and its position there, and the bytes of
+ * entries left in that page ({@link #readRoom}), so an entry that lies in the page is read with no
+ * address translation; only an entry that starts a page or spans pages goes by its address.
  */
 public final class BufferCursor {
   private final BucketBuffer buffer;
@@ -39,13 +43,22 @@ public final class BufferCursor {
   /** The null bits and slots of {@link #row}: the part a {@code BinaryRowData} reads in place. */
   private int fixedPartLength = BinaryRowData.calculateFixPartSizeInBytes(0);
 
+  /** The address of the next entry. */
   private long nextEntry;
+
   private long end;
+
+  /** The page that holds {@link #nextEntry}, when {@link #readRoom} is not 0. */
+  private MemorySegment readPage;
+
+  /** {@link #nextEntry}'s offset in {@link #readPage}. */
+  private int readOffset;
+
+  /** Bytes from {@link #nextEntry} to the end of its page or of the entries, whichever is first. */
+  private int readRoom;
+
   private int expectedModificationCount;
   private boolean onRecord;
-  private int keyLength;
-  private int rowLength;
-  private byte state;
   private long orderingValue;
   private Operation operation;
 
@@ -55,10 +68,10 @@ public final class BufferCursor {
   }
 
   void reset(long end, int modificationCount) {
-    this.nextEntry = 0;
     this.end = end;
     this.expectedModificationCount = modificationCount;
     this.onRecord = false;
+    moveTo(0);
   }
 
   /** Moves to the next record; {@code false} when there is none. */
@@ -67,28 +80,77 @@ public final class BufferCursor {
       throw new ConcurrentModificationException(
           "buffer " + buffer.ownerName() + " changed since cursor() was called");
     }
-    while (nextEntry < end) {
-      long entry = nextEntry;
-      // the entry's page when its header lies in one page (nearly always), else null
-      MemorySegment page = data.inOnePage(entry, KEY_OFFSET) ? data.pageOf(entry) : null;
-      int at = data.offsetIn(entry);
-      if (page != null) {
-        readHeader(page, at);
-      } else {
-        readHeaderAcrossPages(entry);
+    while (true) {
+      int room = readRoom;
+      if (room >= KEY_OFFSET) { // the header lies in the read page
+        MemorySegment page = readPage;
+        int at = readOffset;
+        int keyLength = page.getInt(at + KEY_LENGTH_OFFSET);
+        int rowLength = page.getInt(at + ROW_LENGTH_OFFSET);
+        long length = RecordEntryLayout.entryLength(keyLength, rowLength);
+        if (length <= room) { // and so does the entry
+          nextEntry += length;
+          readOffset = at + (int) length;
+          readRoom = room - (int) length;
+          if (page.get(at + STATE_OFFSET) != LIVE) {
+            continue;
+          }
+          orderingValue = page.getLong(at + ORDERING_OFFSET);
+          setOperationAndArity(page.get(at + OPERATION_OFFSET), page.getInt(at + ARITY_OFFSET));
+          entryPage[0] = page;
+          key.setJavaObject(null);
+          key.getBinarySection().pointTo(entryPage, at + KEY_OFFSET, keyLength);
+          row.pointTo(entryPage, at + RecordEntryLayout.rowOffset(keyLength), rowLength);
+          return onRecord = true;
+        }
       }
-      nextEntry += RecordEntryLayout.entryLength(keyLength, rowLength);
-      if (state != LIVE) {
-        continue;
+      if (nextEntry >= end) {
+        return onRecord = false;
       }
-      if (page != null && nextEntry - entry <= page.size() - at) {
-        pointKeyAndRowInPage(page, at);
-      } else {
-        pointKeyAndRowAcrossPages(entry);
+      if (room == 0) { // the last entry ended at its page's end
+        moveTo(nextEntry);
+      } else if (nextAcrossPages()) {
+        return onRecord = true;
       }
-      return onRecord = true;
     }
-    return onRecord = false;
+  }
+
+  /**
+   * Reads the entry at {@link #nextEntry}, which spans pages (its header may too, though no header
+   * field does), and moves past it.
+   *
+   * @return whether the entry is live, the cursor now on it
+   */
+  private boolean nextAcrossPages() {
+    long entry = nextEntry;
+    int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
+    int rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
+    moveTo(entry + RecordEntryLayout.entryLength(keyLength, rowLength));
+    if (data.get(entry + STATE_OFFSET) != LIVE) {
+      return false;
+    }
+    orderingValue = data.getLong(entry + ORDERING_OFFSET);
+    setOperationAndArity(data.get(entry + OPERATION_OFFSET), data.getInt(entry + ARITY_OFFSET));
+    key.setJavaObject(null);
+    MemorySegment[] keySegments = keyView.point(data, entry + KEY_OFFSET, keyLength, keyLength);
+    key.getBinarySection().pointTo(keySegments, keyView.offset(), keyLength);
+    long rowAddress = entry + RecordEntryLayout.rowOffset(keyLength);
+    MemorySegment[] rowSegments = rowView.point(data, rowAddress, rowLength, fixedPartLength);
+    row.pointTo(rowSegments, rowView.offset(), rowLength);
+    return true;
+  }
+
+  /** Sets {@link #nextEntry} to {@code address} and finds its page. */
+  private void moveTo(long address) {
+    nextEntry = address;
+    if (address >= end) {
+      readPage = null;
+      readRoom = 0;
+      return;
+    }
+    readPage = data.pageOf(address);
+    readOffset = data.offsetIn(address);
+    readRoom = (int) Math.min(readPage.size() - readOffset, end - address);
   }
 
   /** The current record's key; the same object after every {@link #next()}. */
@@ -113,50 +175,12 @@ public final class BufferCursor {
     return row;
   }
 
-  /** Reads the header of the entry at {@code at} of {@code page}, which holds all of it. */
-  private void readHeader(MemorySegment page, int at) {
-    keyLength = page.getInt(at + KEY_LENGTH_OFFSET);
-    rowLength = page.getInt(at + ROW_LENGTH_OFFSET);
-    orderingValue = page.getLong(at + ORDERING_OFFSET);
-    state = page.get(at + STATE_OFFSET);
-    setOperationAndArity(page.get(at + OPERATION_OFFSET), page.getInt(at + ARITY_OFFSET));
-  }
-
-  /** Reads the header of an entry that starts near a page end; no field straddles the pages. */
-  private void readHeaderAcrossPages(long entry) {
-    keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
-    rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
-    orderingValue = data.getLong(entry + ORDERING_OFFSET);
-    state = data.get(entry + STATE_OFFSET);
-    setOperationAndArity(data.get(entry + OPERATION_OFFSET), data.getInt(entry + ARITY_OFFSET));
-  }
-
   private void setOperationAndArity(byte operationCode, int arity) {
     operation = Operation.ofCode(operationCode);
     if (row.getArity() != arity) {
       row = new BinaryRowData(arity);
       fixedPartLength = BinaryRowData.calculateFixPartSizeInBytes(arity);
     }
-  }
-
-  /**
-   * Points key and row at an entry that lies in one page (nearly all of them): both read the page
-   * in place through one reused one-element array.
-   */
-  private void pointKeyAndRowInPage(MemorySegment page, int at) {
-    entryPage[0] = page;
-    key.setJavaObject(null);
-    key.getBinarySection().pointTo(entryPage, at + KEY_OFFSET, keyLength);
-    row.pointTo(entryPage, at + RecordEntryLayout.rowOffset(keyLength), rowLength);
-  }
-
-  private void pointKeyAndRowAcrossPages(long entry) {
-    key.setJavaObject(null);
-    MemorySegment[] keySegments = keyView.point(data, entry + KEY_OFFSET, keyLength, keyLength);
-    key.getBinarySection().pointTo(keySegments, keyView.offset(), keyLength);
-    long rowAddress = entry + RecordEntryLayout.rowOffset(keyLength);
-    MemorySegment[] rowSegments = rowView.point(data, rowAddress, rowLength, fixedPartLength);
-    row.pointTo(rowSegments, rowView.offset(), rowLength);
   }
 
   private void checkOnRecord() {
