@@ -153,9 +153,10 @@ public final class BucketBuffer {
   }
 
   /**
-   * Without de-dup, the common case of {@link #append}: the entry fits in the rest of the page
-   * being written, and key and row lie back to back in one segment (a shuffle row's wire record).
-   * Then it needs no page from the pool and no address translation: a header and one copy.
+   * The common case of an append that needs no page for a de-dup index or log (without de-dup,
+   * every append): the entry fits in the rest of the page being written, and key and row lie back
+   * to back in one segment (a shuffle row's wire record). Then it needs no page from the pool and
+   * no address translation: a header and one copy.
    *
    * @return whether the record was appended; if not, nothing changed
    */
@@ -201,10 +202,13 @@ public final class BucketBuffer {
             : indexPagesToReserveFor(recordCount + 1);
     long logEnd = (loggedEntries + 1L) * Long.BYTES;
     int logPages = entryLog.pagesMissingFor(logEnd);
-    long entry =
-        appendEntry(entryLength, indexPages + logPages, keyBytes, orderingValue, operation, row);
-    if (entry < 0) {
-      return false;
+    long entry = writeAddress;
+    if (indexPages + logPages != 0 || !appendInWritePage(keyBytes, orderingValue, operation, row)) {
+      entry =
+          appendEntry(entryLength, indexPages + logPages, keyBytes, orderingValue, operation, row);
+      if (entry < 0) {
+        return false;
+      }
     }
     entryLog.addPages(logPages);
     entryLog.putLong(logEnd - Long.BYTES, DedupIndex.slotValue(keyBytes.hashCode(), entry));
