@@ -1,14 +1,9 @@
 package dev.mortar.buffer;
 
-import static dev.mortar.buffer.RecordEntryLayout.ARITY_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.KEY_LENGTH_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.KEY_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.LIVE;
-import static dev.mortar.buffer.RecordEntryLayout.OPERATION_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.KEY_WORD_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.ORDERING_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.ROW_LENGTH_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.STATE_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.SUPERSEDED;
+import static dev.mortar.buffer.RecordEntryLayout.ROW_WORD_OFFSET;
 
 import dev.mortar.serde.Operation;
 import org.apache.flink.core.memory.MemorySegment;
@@ -47,6 +42,12 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * <p>Not thread-safe; a cursor is invalidated by any change to the buffer.
  */
 public final class BucketBuffer {
+  /** The most bytes a record key may have: an entry header holds its length in 16 bits. */
+  public static final int MAX_KEY_BYTES = RecordEntryLayout.MAX_KEY_LENGTH;
+
+  /** The most fields a row may have: an entry header holds the arity in 14 bits. */
+  public static final int MAX_ROW_FIELDS = RecordEntryLayout.MAX_ARITY;
+
   private final PagePool pool;
   private final String ownerName;
   private final Deduplication deduplication;
@@ -119,6 +120,8 @@ public final class BucketBuffer {
    * @return {@code true} when the record is held (or, with de-duplication, lost to a newer one);
    *     {@code false} when the pool has too few free pages, leaving this buffer unchanged
    * @throws RecordTooLargeException when the record would not fit even into an empty pool
+   * @throws IllegalArgumentException when the key is longer than {@link #MAX_KEY_BYTES} or the row
+   *     has more than {@link #MAX_ROW_FIELDS} fields (the buffer is unchanged)
    */
   public boolean append(
       BinaryStringData key, long orderingValue, Operation operation, BinaryRowData row) {
@@ -133,6 +136,7 @@ public final class BucketBuffer {
       key.ensureMaterialized();
       keyBytes = key.getBinarySection();
     }
+    checkFitsHeader(keyBytes.getSizeInBytes(), row.getArity());
     long entryLength =
         RecordEntryLayout.entryLength(keyBytes.getSizeInBytes(), row.getSizeInBytes());
     if (entryLength > maxEntryLength) {
@@ -164,10 +168,12 @@ public final class BucketBuffer {
       BinarySection key, long orderingValue, Operation operation, BinaryRowData row) {
     int keyLength = key.getSizeInBytes();
     int rowLength = row.getSizeInBytes();
+    int arity = row.getArity();
     int keyOffset = key.getOffset();
     MemorySegment[] source = key.getSegments();
     long entryLength = RecordEntryLayout.entryLength(keyLength, rowLength);
     if (entryLength > writeRoom
+        || (keyLength | arity) > MAX_ROW_FIELDS // leaves the exact header limits to the slow path
         || source != row.getSegments()
         || keyOffset + keyLength != row.getOffset()
         || (long) row.getOffset() + rowLength > source[0].size()) {
@@ -175,7 +181,7 @@ public final class BucketBuffer {
     }
     MemorySegment page = writePage;
     int at = writeOffset;
-    writeHeader(page, at, keyLength, rowLength, orderingValue, operation, row.getArity());
+    writeHeader(page, at, keyLength, rowLength, orderingValue, operation, arity);
     source[0].copyTo(keyOffset, page, at + KEY_OFFSET, keyLength + rowLength);
     writeOffset = at + (int) entryLength;
     writeRoom -= (int) entryLength;
@@ -246,7 +252,7 @@ public final class BucketBuffer {
     if (losesTo(orderingValue, previous)) {
       return true;
     }
-    int previousRowLength = data.getInt(previous + ROW_LENGTH_OFFSET);
+    int previousRowLength = RecordEntryLayout.rowLength(data.getInt(previous + ROW_WORD_OFFSET));
     if (RecordEntryLayout.entryLength(keyLength, previousRowLength) == entryLength) {
       writeEntry(previous, entryLength, keyBytes, orderingValue, operation, row);
       modificationCount++;
@@ -256,7 +262,7 @@ public final class BucketBuffer {
     if (entry < 0) {
       return false;
     }
-    data.put(previous + STATE_OFFSET, SUPERSEDED);
+    markSuperseded(previous);
     recordCount--;
     index.replace(slot, hash, entry);
     return true;
@@ -400,7 +406,8 @@ public final class BucketBuffer {
       }
       touchedSlots += index.touchHomeSlots(groupHashes, count);
       for (int i = 0; i < count; i++) {
-        if (!skipSuperseded || data.get(groupEntries[i] + STATE_OFFSET) == LIVE) {
+        if (!skipSuperseded
+            || RecordEntryLayout.isLive(data.getInt(groupEntries[i] + ROW_WORD_OFFSET))) {
           indexLiveEntry(groupEntries[i], groupHashes[i]);
         }
       }
@@ -420,9 +427,9 @@ public final class BucketBuffer {
     }
     long previous = index.entryAt(slot);
     if (losesTo(data.getLong(entry + ORDERING_OFFSET), previous)) {
-      data.put(entry + STATE_OFFSET, SUPERSEDED);
+      markSuperseded(entry);
     } else {
-      data.put(previous + STATE_OFFSET, SUPERSEDED);
+      markSuperseded(previous);
       index.replace(slot, hash, entry);
     }
     recordCount--;
@@ -435,6 +442,36 @@ public final class BucketBuffer {
    */
   private boolean losesTo(long orderingValue, long previous) {
     return orderingValue < data.getLong(previous + ORDERING_OFFSET);
+  }
+
+  /** Sets the superseded bit of the entry at {@code entry}: iteration skips it from now on. */
+  private void markSuperseded(long entry) {
+    long rowWord = entry + ROW_WORD_OFFSET;
+    data.putInt(rowWord, RecordEntryLayout.superseded(data.getInt(rowWord)));
+  }
+
+  /** Rejects a record whose key length or arity the entry header cannot hold. */
+  private void checkFitsHeader(int keyLength, int arity) {
+    if (keyLength > MAX_KEY_BYTES) {
+      throw new IllegalArgumentException(
+          "key of "
+              + keyLength
+              + " bytes for buffer "
+              + ownerName
+              + " is longer than the "
+              + MAX_KEY_BYTES
+              + " bytes a buffer entry holds; shorten the record key");
+    }
+    if (arity > MAX_ROW_FIELDS) {
+      throw new IllegalArgumentException(
+          "row of "
+              + arity
+              + " fields for buffer "
+              + ownerName
+              + " has more than the "
+              + MAX_ROW_FIELDS
+              + " fields a buffer entry holds");
+    }
   }
 
   int modificationCount() {
@@ -476,8 +513,7 @@ public final class BucketBuffer {
   /**
    * Writes the header, key and row of an entry of {@code entryLength} bytes at {@code entry}. An
    * entry that lies in one page (nearly all) whose key and row lie back to back in one segment (a
-   * shuffle row's wire record) is written through one page lookup: three header stores and one
-   * copy.
+   * shuffle row's wire record) is written through one page lookup: three header words and one copy.
    */
   private void writeEntry(
       long entry,
@@ -499,12 +535,11 @@ public final class BucketBuffer {
           operation,
           row.getArity());
     } else {
-      data.putInt(entry + KEY_LENGTH_OFFSET, keyLength);
-      data.putInt(entry + ROW_LENGTH_OFFSET, rowLength);
+      data.putInt(entry + ROW_WORD_OFFSET, rowLength);
+      data.putInt(
+          entry + KEY_WORD_OFFSET,
+          RecordEntryLayout.keyWord(keyLength, row.getArity(), operation.code()));
       data.putLong(entry + ORDERING_OFFSET, orderingValue);
-      data.putInt(entry + ARITY_OFFSET, row.getArity());
-      data.put(entry + OPERATION_OFFSET, operation.code());
-      data.put(entry + STATE_OFFSET, LIVE);
     }
     MemorySegment[] source = key.getSegments();
     int length = keyLength + rowLength;
@@ -534,12 +569,10 @@ public final class BucketBuffer {
       long orderingValue,
       Operation operation,
       int arity) {
-    page.putInt(at + KEY_LENGTH_OFFSET, keyLength);
-    page.putInt(at + ROW_LENGTH_OFFSET, rowLength);
+    page.putInt(at + ROW_WORD_OFFSET, rowLength);
+    page.putInt(
+        at + KEY_WORD_OFFSET, RecordEntryLayout.keyWord(keyLength, arity, operation.code()));
     page.putLong(at + ORDERING_OFFSET, orderingValue);
-    page.putInt(at + ARITY_OFFSET, arity);
-    page.put(at + OPERATION_OFFSET, operation.code());
-    page.put(at + STATE_OFFSET, LIVE);
   }
 
   /**

@@ -1,13 +1,9 @@
 package dev.mortar.buffer;
 
-import static dev.mortar.buffer.RecordEntryLayout.ARITY_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.KEY_LENGTH_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.KEY_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.LIVE;
-import static dev.mortar.buffer.RecordEntryLayout.OPERATION_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.KEY_WORD_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.ORDERING_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.ROW_LENGTH_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.STATE_OFFSET;
+import static dev.mortar.buffer.RecordEntryLayout.ROW_WORD_OFFSET;
 
 import dev.mortar.serde.Operation;
 import java.util.ConcurrentModificationException;
@@ -85,18 +81,20 @@ public final class BufferCursor {
       if (room >= KEY_OFFSET) { // the header lies in the read page
         MemorySegment page = readPage;
         int at = readOffset;
-        int keyLength = page.getInt(at + KEY_LENGTH_OFFSET);
-        int rowLength = page.getInt(at + ROW_LENGTH_OFFSET);
+        int rowWord = page.getInt(at + ROW_WORD_OFFSET);
+        int keyWord = page.getInt(at + KEY_WORD_OFFSET);
+        int keyLength = RecordEntryLayout.keyLength(keyWord);
+        int rowLength = RecordEntryLayout.rowLength(rowWord);
         long length = RecordEntryLayout.entryLength(keyLength, rowLength);
         if (length <= room) { // and so does the entry
           nextEntry += length;
           readOffset = at + (int) length;
           readRoom = room - (int) length;
-          if (page.get(at + STATE_OFFSET) != LIVE) {
+          if (!RecordEntryLayout.isLive(rowWord)) {
             continue;
           }
           orderingValue = page.getLong(at + ORDERING_OFFSET);
-          setOperationAndArity(page.get(at + OPERATION_OFFSET), page.getInt(at + ARITY_OFFSET));
+          setOperationAndArity(keyWord);
           entryPage[0] = page;
           key.setJavaObject(null);
           key.getBinarySection().pointTo(entryPage, at + KEY_OFFSET, keyLength);
@@ -123,14 +121,16 @@ public final class BufferCursor {
    */
   private boolean nextAcrossPages() {
     long entry = nextEntry;
-    int keyLength = data.getInt(entry + KEY_LENGTH_OFFSET);
-    int rowLength = data.getInt(entry + ROW_LENGTH_OFFSET);
+    int rowWord = data.getInt(entry + ROW_WORD_OFFSET);
+    int keyWord = data.getInt(entry + KEY_WORD_OFFSET);
+    int keyLength = RecordEntryLayout.keyLength(keyWord);
+    int rowLength = RecordEntryLayout.rowLength(rowWord);
     moveTo(entry + RecordEntryLayout.entryLength(keyLength, rowLength));
-    if (data.get(entry + STATE_OFFSET) != LIVE) {
+    if (!RecordEntryLayout.isLive(rowWord)) {
       return false;
     }
     orderingValue = data.getLong(entry + ORDERING_OFFSET);
-    setOperationAndArity(data.get(entry + OPERATION_OFFSET), data.getInt(entry + ARITY_OFFSET));
+    setOperationAndArity(keyWord);
     key.setJavaObject(null);
     MemorySegment[] keySegments = keyView.point(data, entry + KEY_OFFSET, keyLength, keyLength);
     key.getBinarySection().pointTo(keySegments, keyView.offset(), keyLength);
@@ -175,8 +175,10 @@ public final class BufferCursor {
     return row;
   }
 
-  private void setOperationAndArity(byte operationCode, int arity) {
-    operation = Operation.ofCode(operationCode);
+  /** Takes the operation and arity from the entry's key word. */
+  private void setOperationAndArity(int keyWord) {
+    operation = Operation.ofCode(RecordEntryLayout.operationCode(keyWord));
+    int arity = RecordEntryLayout.arity(keyWord);
     if (row.getArity() != arity) {
       row = new BinaryRowData(arity);
       fixedPartLength = BinaryRowData.calculateFixPartSizeInBytes(arity);

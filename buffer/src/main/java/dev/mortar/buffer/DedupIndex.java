@@ -82,7 +82,7 @@ final class DedupIndex {
         long candidate = entryAddress(value);
         if (entry >= 0
             ? sameKey(candidate, entry, data)
-            : data.getInt(candidate + RecordEntryLayout.KEY_LENGTH_OFFSET) == keyLength
+            : keyLengthAt(candidate, data) == keyLength
                 && data.bytesEqual(
                     candidate + RecordEntryLayout.KEY_OFFSET, key, keyOffset, keyLength)) {
           return slot;
@@ -92,9 +92,13 @@ final class DedupIndex {
     }
   }
 
+  private static int keyLengthAt(long entry, PageList data) {
+    return RecordEntryLayout.keyLength(data.getInt(entry + RecordEntryLayout.KEY_WORD_OFFSET));
+  }
+
   private static boolean sameKey(long entry, long other, PageList data) {
-    int keyLength = data.getInt(entry + RecordEntryLayout.KEY_LENGTH_OFFSET);
-    return data.getInt(other + RecordEntryLayout.KEY_LENGTH_OFFSET) == keyLength
+    int keyLength = keyLengthAt(entry, data);
+    return keyLengthAt(other, data) == keyLength
         && data.rangesEqual(
             entry + RecordEntryLayout.KEY_OFFSET, other + RecordEntryLayout.KEY_OFFSET, keyLength);
   }

@@ -145,8 +145,14 @@ final class PageList {
     forEachChunk(address, target, 0, length, COPY_OUT);
   }
 
-  /** Whether the {@code length} bytes at {@code address} equal those at {@code other}. */
+  /**
+   * Whether the {@code length} bytes at {@code address} equal those at {@code other}. Empty ranges
+   * are equal without a look at the pages: an empty key may start at the end of the last page.
+   */
   boolean rangesEqual(long address, long other, int length) {
+    if (length == 0) {
+      return true;
+    }
     if (inOnePage(address, length) && inOnePage(other, length)) {
       return pageOf(address).equalTo(pageOf(other), offsetIn(address), offsetIn(other), length);
     }
@@ -155,9 +161,13 @@ final class PageList {
 
   /**
    * Whether the {@code length} bytes at {@code address} equal those of {@code other} (segments of
-   * equal size, as Flink's binary formats use them) from {@code otherOffset}.
+   * equal size, as Flink's binary formats use them) from {@code otherOffset}; empty ranges are
+   * equal, as in {@link #rangesEqual}.
    */
   boolean bytesEqual(long address, MemorySegment[] other, int otherOffset, int length) {
+    if (length == 0) {
+      return true;
+    }
     if (other.length == 1 && inOnePage(address, length)) {
       return pageOf(address).equalTo(other[0], offsetIn(address), otherOffset, length);
     }

@@ -6,34 +6,41 @@ package dev.mortar.buffer;
  * {@code a & pageMask}); an entry may span any number of pages.
  *
  * <pre>
- *  0         4         8                    16        20   21    22          22+K        22+K+R
- *  +---------+---------+--------------------+---------+----+-----+-----------+-----------+-----+
- *  | key len | row len | ordering value     | arity   | op |state| key bytes | row bytes | pad |
- *  | int32 K | int32 R | int64              | int32   | i8 | i8  | K bytes   | R bytes   | → 8 |
- *  +---------+---------+--------------------+---------+----+-----+-----------+-----------+-----+
+ *  0          4          8                    16          16+K        16+K+R
+ *  +----------+----------+--------------------+-----------+-----------+-----+
+ *  | row word | key word | ordering value     | key bytes | row bytes | pad |
+ *  | int32    | int32    | int64              | K bytes   | R bytes   | → 8 |
+ *  +----------+----------+--------------------+-----------+-----------+-----+
+ *
+ *  row word: bit 31 superseded, bits 0..30 row length R
+ *  key word: bits 30..31 op, bits 16..29 arity, bits 0..15 key length K
  * </pre>
  *
  * <ul>
  *   <li>Every entry starts at a multiple of 8 and pages are a power of two of at least {@link
- *       #MIN_PAGE_SIZE} bytes, so the header never straddles a page: each header field can be read
- *       with one access to one page. Only key and row bytes may span pages.
+ *       #MIN_PAGE_SIZE} bytes, so the header never straddles a page: it is read and written as
+ *       three words of one page. Only key and row bytes may span pages.
  *   <li>{@code op} is {@link dev.mortar.serde.Operation#code()}; {@code arity} is the row's field
  *       count, needed to point a {@code BinaryRowData} at the row bytes.
- *   <li>{@code state} is {@link #LIVE} or {@link #SUPERSEDED}: de-duplication marks an entry
- *       superseded when a newer record of its key is appended elsewhere; iteration skips it.
+ *   <li>The superseded bit is set when de-duplication finds a newer record of the entry's key
+ *       elsewhere; iteration skips the entry. A live entry's row word is its row length.
+ *   <li>Packing the lengths, arity and operation into two words keeps the header at 16 bytes (22
+ *       until the seventeenth session; rfc/0002). It limits a key to {@value #MAX_KEY_LENGTH} bytes
+ *       and a row to {@value #MAX_ARITY} fields; {@link BucketBuffer#append} rejects larger ones.
  * </ul>
  */
 final class RecordEntryLayout {
-  static final int KEY_LENGTH_OFFSET = 0;
-  static final int ROW_LENGTH_OFFSET = 4;
+  static final int ROW_WORD_OFFSET = 0;
+  static final int KEY_WORD_OFFSET = 4;
   static final int ORDERING_OFFSET = 8;
-  static final int ARITY_OFFSET = 16;
-  static final int OPERATION_OFFSET = 20;
-  static final int STATE_OFFSET = 21;
-  static final int KEY_OFFSET = 22;
+  static final int KEY_OFFSET = 16;
 
-  static final byte LIVE = 1;
-  static final byte SUPERSEDED = 0;
+  static final int MAX_KEY_LENGTH = 0xFFFF;
+  static final int MAX_ARITY = 0x3FFF;
+
+  private static final int SUPERSEDED_BIT = 1 << 31;
+  private static final int ARITY_SHIFT = 16;
+  private static final int OPERATION_SHIFT = 30;
 
   /** Entries start at multiples of this. */
   static final int ALIGNMENT = 8;
@@ -52,5 +59,34 @@ final class RecordEntryLayout {
   /** Offset of the row bytes from the entry start. */
   static int rowOffset(int keyLength) {
     return KEY_OFFSET + keyLength;
+  }
+
+  /** The key word of a key of at most {@link #MAX_KEY_LENGTH} bytes and {@link #MAX_ARITY}. */
+  static int keyWord(int keyLength, int arity, byte operationCode) {
+    return keyLength | arity << ARITY_SHIFT | operationCode << OPERATION_SHIFT;
+  }
+
+  static int keyLength(int keyWord) {
+    return keyWord & MAX_KEY_LENGTH;
+  }
+
+  static int arity(int keyWord) {
+    return (keyWord >>> ARITY_SHIFT) & MAX_ARITY;
+  }
+
+  static byte operationCode(int keyWord) {
+    return (byte) (keyWord >>> OPERATION_SHIFT);
+  }
+
+  static int rowLength(int rowWord) {
+    return rowWord & ~SUPERSEDED_BIT;
+  }
+
+  static boolean isLive(int rowWord) {
+    return rowWord >= 0;
+  }
+
+  static int superseded(int rowWord) {
+    return rowWord | SUPERSEDED_BIT;
   }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Records placed exactly at page edges (pages of 256 bytes, entries from address 0; see {@link
- * RecordEntryLayout}: 22 header bytes, then key, then row). The pool is off-heap and the scratch
+ * RecordEntryLayout}: 16 header bytes, then key, then row). The pool is off-heap and the scratch
  * area is on the heap, which shows whether a row was read in place (from one page or from the pages
  * it spans) or copied.
  */
@@ -31,8 +31,8 @@ class BucketBufferBoundaryTest {
 
   @Test
   void recordEndingExactlyAtPageEndIsReadInPlaceAndTheNextStartsOnANewPage() {
-    // 22 + 2 + 232 = 256
-    BinaryStringData key = keyOfLength(2, 'a');
+    // 16 + 8 + 232 = 256
+    BinaryStringData key = keyOfLength(8, 'a');
     BinaryRowData row = rowOfSize(232, (byte) 7);
     append(key, 5, row);
     assertThat(buffer.pagesHeld()).isEqualTo(1);
@@ -51,8 +51,8 @@ class BucketBufferBoundaryTest {
 
   @Test
   void recordOneByteOverThePageEndIsReadInPlaceFromBothPages() {
-    // 22 + 3 + 232 = 257: the row's last byte is on the second page, its fixed part on the first
-    BinaryStringData key = keyOfLength(3, 'a');
+    // 16 + 9 + 232 = 257: the row's last byte is on the second page, its fixed part on the first
+    BinaryStringData key = keyOfLength(9, 'a');
     BinaryRowData row = rowOfSize(232, (byte) 9);
     append(key, 1, row);
     assertThat(buffer.pagesHeld()).isEqualTo(2);
@@ -68,8 +68,8 @@ class BucketBufferBoundaryTest {
 
   @Test
   void fixedPartCrossingThePageBoundaryReadsEveryField() {
-    // key of 218 bytes: the row starts at 240, its fixed part (8 + 3 * 8 bytes) ends at 272
-    BinaryStringData key = keyOfLength(218, 'k');
+    // key of 224 bytes: the row starts at 240, its fixed part (8 + 3 * 8 bytes) ends at 272
+    BinaryStringData key = keyOfLength(224, 'k');
     BinaryRowData row = TestRows.rowWithFields(new int[] {3, 40, 0}, 42);
     append(key, 3, row);
 
@@ -84,9 +84,9 @@ class BucketBufferBoundaryTest {
 
   @Test
   void headerAtThePageEndAndKeySpanningPages() {
-    // first entry: 22 + 0 + 208 = 230, padded to 232; the second header fills 232..254, its key
-    // starts at 254 and crosses into the second page
-    append(keyOfLength(0, 'x'), 0, rowOfSize(208, (byte) 1));
+    // first entry: 16 + 0 + 216 = 232; the second header fills 232..248, its key starts at 248
+    // and crosses into the second page
+    append(keyOfLength(0, 'x'), 0, rowOfSize(216, (byte) 1));
     BinaryStringData key = BinaryStringData.fromString("spanning-key");
     BinaryRowData row = rowOfSize(24, (byte) 2);
     append(key, 77, row);

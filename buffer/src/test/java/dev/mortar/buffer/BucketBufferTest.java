@@ -299,12 +299,97 @@ class BucketBufferTest {
             () -> buffer.append(BinaryStringData.fromString("k"), 0, Operation.INSERT, row))
         .isInstanceOf(RecordTooLargeException.class)
         .hasMessage(
-            "record of 16392 bytes (key + row + 22 bytes header, padded to 8) for buffer bucket-7"
+            "record of 16392 bytes (key + row + 16 bytes header, padded to 8) for buffer bucket-7"
                 + " cannot fit even into an empty page pool: page size 256 bytes, budget 16384"
                 + " bytes = 64 pages, one of them taken by the de-dup index. Raise 'buffer.memory'"
                 + " to at least 16896 bytes.");
     assertThat(buffer.pagesHeld()).isZero();
     buffer.release();
+  }
+
+  /**
+   * A 16-byte header can end exactly at the end of the last page held, so an empty key's address is
+   * past every page: comparing it with another empty key must not look at a page.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Deduplication.class,
+      names = {"ON_APPEND", "ON_READ"})
+  void emptyKeyAtTheEndOfTheLastPageMatchesTheNextEmptyKey(Deduplication deduplication) {
+    try (PagePool small = new PagePool(64, 16 * 64, false, true)) {
+      BucketBuffer buffer = small.newBuffer("edge", deduplication);
+      // 16 + 1 + 24 = 41, padded to 48; then an empty key and row take 48..64, the page's end
+      append(buffer, "k", 0, Operation.INSERT, rowOfSize(24, (byte) 1));
+      append(buffer, "", 1, Operation.INSERT, TestRows.emptyRow());
+      append(buffer, "", 2, Operation.DELETE, TestRows.emptyRow());
+
+      BufferCursor cursor = buffer.cursor();
+      Map<String, String> records = new HashMap<>();
+      while (cursor.next()) {
+        records.put(cursor.key().toString(), cursor.orderingValue() + "/" + cursor.operation());
+      }
+      assertThat(records).containsOnly(Map.entry("k", "0/INSERT"), Map.entry("", "2/DELETE"));
+      buffer.release();
+    }
+  }
+
+  /**
+   * The entry header holds a key of up to 65535 bytes and a row of up to 16383 fields, each record
+   * at a limit round-trips; one past it is refused with the number, the limit and the buffer, and
+   * leaves the buffer as it was, on the write-page path (a key and row back to back) and off it.
+   */
+  @ParameterizedTest
+  @EnumSource(Deduplication.class)
+  void keyLengthAndArityAtTheHeaderLimitsRoundTripAndOnePastIsRefused(Deduplication deduplication) {
+    try (PagePool big = new PagePool(1 << 17, 8L << 20, false, true)) {
+      BucketBuffer buffer = big.newBuffer("bucket-3", deduplication);
+      BinaryRowData widestRow = TestRows.rowWithFields(new int[16383], 3);
+      assertThat(buffer.append(BinaryStringData.fromString("w"), 2, Operation.UPDATE, widestRow))
+          .isTrue();
+      int pagesHeld = buffer.pagesHeld();
+
+      // the page being written has room for these, so the back-to-back one tries the write page
+      BinaryRowData smallRow = rowOfSize(16, (byte) 5);
+      BinaryStringData tooLongKey = TestRows.keyOfLength(65536, 'k');
+      TestRows.KeyAndRow backToBack = TestRows.backToBack(tooLongKey, smallRow, 1 << 17, 0);
+      for (TestRows.KeyAndRow input :
+          List.of(new TestRows.KeyAndRow(tooLongKey, smallRow), backToBack)) {
+        assertThatThrownBy(() -> buffer.append(input.key(), 3, Operation.INSERT, input.row()))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage(
+                "key of 65536 bytes for buffer bucket-3 is longer than the 65535 bytes a buffer"
+                    + " entry holds; shorten the record key");
+      }
+      BinaryRowData tooWideRow = TestRows.rowWithFields(new int[16384], 4);
+      assertThatThrownBy(
+              () ->
+                  buffer.append(BinaryStringData.fromString("x"), 4, Operation.INSERT, tooWideRow))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "row of 16384 fields for buffer bucket-3 has more than the 16383 fields a buffer"
+                  + " entry holds");
+      assertThat(buffer.pagesHeld()).isEqualTo(pagesHeld);
+      assertThat(buffer.recordCount()).isEqualTo(1);
+
+      BinaryStringData longestKey = TestRows.keyOfLength(65535, 'k');
+      TestRows.KeyAndRow longest = TestRows.backToBack(longestKey, smallRow, 1 << 17, 0);
+      assertThat(buffer.append(longest.key(), 1, Operation.DELETE, longest.row())).isTrue();
+
+      BufferCursor cursor = buffer.cursor();
+      assertThat(cursor.next()).isTrue();
+      assertThat(cursor.key().toString()).isEqualTo("w");
+      assertThat(cursor.orderingValue()).isEqualTo(2);
+      assertThat(cursor.operation()).isEqualTo(Operation.UPDATE);
+      assertThat(cursor.row().getArity()).isEqualTo(16383);
+      assertThat(bytesOf(cursor.row())).isEqualTo(bytesOf(widestRow));
+      assertThat(cursor.next()).isTrue();
+      assertThat(cursor.key()).isEqualTo(longestKey);
+      assertThat(cursor.orderingValue()).isEqualTo(1);
+      assertThat(cursor.operation()).isEqualTo(Operation.DELETE);
+      assertThat(bytesOf(cursor.row())).isEqualTo(bytesOf(smallRow));
+      assertThat(cursor.next()).isFalse();
+      buffer.release();
+    }
   }
 
   private int freePagesLeft() {

@@ -9,21 +9,20 @@ import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
  * A yardstick for {@code BucketBuffer}, not a buffer to use: the least work a page buffer can do to
- * hold what a {@code BucketBuffer} entry holds. Each record is the same 22-byte header (key length,
- * row length, ordering value, arity, operation, state) followed by key and row bytes, padded to 8,
- * as in {@code RecordEntryLayout}. Everything a real buffer needs besides is left out: a page is
- * allocated when first needed and kept, with no pool and no budget; a record that does not fit in
- * the rest of a page starts the next one, so nothing spans pages and a record larger than a page is
- * refused; no de-dup; no check that the buffer was changed under a reader. The reader walks the
- * pages with an int position and points one reused key and row at each record, as {@code
- * BufferCursor} does.
+ * hold what a {@code BucketBuffer} entry holds. Each record is the same 16-byte header (row word:
+ * superseded bit and row length; key word: operation, arity and key length; ordering value)
+ * followed by key and row bytes, padded to 8, as in {@code RecordEntryLayout}. Everything a real
+ * buffer needs besides is left out: a page is allocated when first needed and kept, with no pool
+ * and no budget; a record that does not fit in the rest of a page starts the next one, so nothing
+ * spans pages and a record larger than a page is refused; no de-dup; no check that the buffer was
+ * changed under a reader. The reader walks the pages with an int position and points one reused key
+ * and row at each record, as {@code BufferCursor} does.
  *
  * <p>What {@code BucketBuffer} costs on top of this is its bookkeeping: the pool and budget, the
  * all-or-nothing append, entries across pages, the cursor's checks (rfc/0002).
  */
 final class MinimalEntryBuffer {
-  private static final int HEADER_BYTES = 22;
-  private static final byte LIVE = 1;
+  private static final int HEADER_BYTES = 16;
 
   private final int pageSize;
   private final MemorySegment[] pages;
@@ -82,12 +81,9 @@ final class MinimalEntryBuffer {
       page = pages[writePage];
     }
     int at = writePosition;
-    page.putInt(at, keyLength);
-    page.putInt(at + 4, rowLength);
+    page.putInt(at, rowLength);
+    page.putInt(at + 4, keyLength | row.getArity() << 16 | operation.code() << 30);
     page.putLong(at + 8, orderingValue);
-    page.putInt(at + 16, row.getArity());
-    page.put(at + 20, operation.code());
-    page.put(at + 21, LIVE);
     MemorySegment keySegment = key.getSegments()[0];
     if (keySegment == row.getSegments()[0] && key.getOffset() + keyLength == row.getOffset()) {
       keySegment.copyTo(key.getOffset(), page, at + HEADER_BYTES, keyLength + rowLength);
@@ -118,17 +114,19 @@ final class MinimalEntryBuffer {
       }
       MemorySegment page = pages[readPageIndex];
       int at = readPosition;
-      int keyLength = page.getInt(at);
-      int rowLength = page.getInt(at + 4);
+      int rowWord = page.getInt(at);
+      int keyWord = page.getInt(at + 4);
+      int keyLength = keyWord & 0xFFFF;
+      int rowLength = rowWord & Integer.MAX_VALUE;
       readPosition = at + entryLength(keyLength, rowLength);
-      if (page.get(at + 21) != LIVE) {
+      if (rowWord < 0) { // superseded
         continue;
       }
       orderingValue = page.getLong(at + 8);
-      if (page.getInt(at + 16) != row.getArity()) {
+      if (((keyWord >>> 16) & 0x3FFF) != row.getArity()) {
         throw new IllegalStateException("a record of another arity at " + at);
       }
-      operation = Operation.ofCode(page.get(at + 20));
+      operation = Operation.ofCode((byte) (keyWord >>> 30));
       readPage[0] = page;
       key.setJavaObject(null);
       key.getBinarySection().pointTo(readPage, at + HEADER_BYTES, keyLength);
