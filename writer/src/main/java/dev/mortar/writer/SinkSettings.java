@@ -1,5 +1,6 @@
 package dev.mortar.writer;
 
+import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.BufferOptions;
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
@@ -138,6 +139,14 @@ public final class SinkSettings implements Serializable {
           "table name '"
               + tableName
               + "' must be a valid Avro name ([A-Za-z_][A-Za-z0-9_]*); set option 'table.name'");
+    }
+    if (rowType.getFieldCount() > BucketBuffer.MAX_ROW_FIELDS) {
+      throw new IllegalArgumentException(
+          "the row type has "
+              + rowType.getFieldCount()
+              + " fields; the write buffer holds rows of at most "
+              + BucketBuffer.MAX_ROW_FIELDS
+              + " fields");
     }
     OrderingField.of(rowType, orderingField);
     KeyFields.check(rowType, recordKeyFields, "record key");

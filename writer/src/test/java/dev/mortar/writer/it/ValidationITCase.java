@@ -9,6 +9,7 @@ import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -21,6 +22,8 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
@@ -153,6 +156,12 @@ class ValidationITCase {
         .hasMessageContaining("'buffer.page-size' must be below 2 GiB, got 4294967296 bytes");
     assertThatThrownBy(() -> builder().pageSize(MemorySize.parse("1000b")).build())
         .hasMessageContaining("'buffer.page-size'");
+    LogicalType[] fields = new LogicalType[16384];
+    Arrays.fill(fields, new BigIntType(false));
+    assertThatThrownBy(
+            () -> MortarSink.builder(RowType.of(fields)).path(path()).recordKey("f0").build())
+        .hasMessageContaining(
+            "the row type has 16384 fields; the write buffer holds rows of at most 16383 fields");
   }
 
   @Test
