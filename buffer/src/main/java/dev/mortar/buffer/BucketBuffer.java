@@ -136,7 +136,7 @@ public final class BucketBuffer {
       key.ensureMaterialized();
       keyBytes = key.getBinarySection();
     }
-    checkFitsHeader(keyBytes.getSizeInBytes(), row.getArity());
+    checkFitsHeader(key, keyBytes.getSizeInBytes(), row.getArity());
     long entryLength =
         RecordEntryLayout.entryLength(keyBytes.getSizeInBytes(), row.getSizeInBytes());
     if (entryLength > maxEntryLength) {
@@ -450,13 +450,18 @@ public final class BucketBuffer {
     data.putInt(rowWord, RecordEntryLayout.superseded(data.getInt(rowWord)));
   }
 
-  /** Rejects a record whose key length or arity the entry header cannot hold. */
-  private void checkFitsHeader(int keyLength, int arity) {
+  /**
+   * Rejects a record whose key length or arity the entry header cannot hold; a long key is named by
+   * its first 32 characters.
+   */
+  private void checkFitsHeader(BinaryStringData key, int keyLength, int arity) {
     if (keyLength > MAX_KEY_BYTES) {
       throw new IllegalArgumentException(
           "key of "
               + keyLength
-              + " bytes for buffer "
+              + " bytes ('"
+              + key.substring(0, 32)
+              + "…') for buffer "
               + ownerName
               + " is longer than the "
               + MAX_KEY_BYTES
