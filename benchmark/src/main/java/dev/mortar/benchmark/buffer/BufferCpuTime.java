@@ -1,6 +1,7 @@
 package dev.mortar.benchmark.buffer;
 
 import com.sun.management.OperatingSystemMXBean;
+import dev.mortar.benchmark.CompilerBlackhole;
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -21,7 +22,13 @@ import org.openjdk.jmh.infra.Blackhole;
  * contender's garbage costs the GC threads (the sort buffer allocates 24 B per record), the
  * process's counts it, and also any JIT compilation still running.
  *
- * <p>{@code java -cp benchmark/target/mortar-benchmarks.jar
+ * <p>The records go to a {@link Blackhole} in its compiler mode, as in a JMH fork on JDK 17, where
+ * handing a value over costs nothing. Its other mode costs a call and a volatile read per value;
+ * Mortar's cursor hands over a key and a row per record where (c) hands over a row, so until the
+ * eighteenth session this harness charged Mortar a few ns per record that JMH does not (rfc/0002).
+ * The JVM must therefore run with {@link CompilerBlackhole#JVM_OPTIONS}:
+ *
+ * <p>{@code java -Xms1g -Xmx1g <those options> -cp benchmark/target/mortar-benchmarks.jar
  * dev.mortar.benchmark.buffer.BufferCpuTime SCHEMA1 [contender,contender,...] [rounds]}; by default
  * every contender of {@link BufferBenchmark}, 4 rounds.
  */
@@ -32,6 +39,7 @@ public final class BufferCpuTime {
   private BufferCpuTime() {}
 
   public static void main(String[] args) throws Exception {
+    Blackhole blackhole = CompilerBlackhole.create("BufferCpuTime");
     WorkloadSchema schema = WorkloadSchema.parse(args.length == 0 ? "1" : args[0]);
     List<Method> contenders =
         args.length > 1
@@ -41,10 +49,6 @@ public final class BufferCpuTime {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     OperatingSystemMXBean process =
         (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    Blackhole blackhole =
-        new Blackhole(
-            "Today's password is swordfish. I understand instantiating Blackholes directly is"
-                + " dangerous.");
     for (int round = 1; round <= rounds; round++) {
       for (Method method : contenders) {
         Class<?> benchmarkClass = method.getDeclaringClass();

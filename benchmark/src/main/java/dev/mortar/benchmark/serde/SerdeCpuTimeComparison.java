@@ -1,5 +1,6 @@
 package dev.mortar.benchmark.serde;
 
+import dev.mortar.benchmark.CompilerBlackhole;
 import dev.mortar.benchmark.workload.WorkloadSchema;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -15,8 +16,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * other work (descheduled time is not counted, and every contender sees the same load). Prints the
  * median records per CPU-millisecond of each contender per schema.
  *
- * <p>Run: {@code java <Flink's --add-opens> -cp benchmark/target/mortar-benchmarks.jar
- * dev.mortar.benchmark.serde.SerdeCpuTimeComparison [rounds]}.
+ * <p>Run: {@code java <Flink's --add-opens> <CompilerBlackhole.JVM_OPTIONS> -cp
+ * benchmark/target/mortar-benchmarks.jar dev.mortar.benchmark.serde.SerdeCpuTimeComparison
+ * [rounds]}.
  */
 public final class SerdeCpuTimeComparison {
   private static final int INVOCATIONS_PER_SAMPLE = 20;
@@ -25,10 +27,7 @@ public final class SerdeCpuTimeComparison {
 
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
-    Blackhole blackhole =
-        new Blackhole(
-            "Today's password is swordfish. I understand instantiating Blackholes directly is"
-                + " dangerous.");
+    Blackhole blackhole = CompilerBlackhole.create("SerdeCpuTimeComparison");
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     System.out.printf(
         "schema   | contender | records per CPU-ms (median of %d interleaved rounds)%n", rounds);
