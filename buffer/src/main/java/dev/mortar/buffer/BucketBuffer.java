@@ -74,16 +74,20 @@ public final class BucketBuffer {
   /** The longest entry an empty pool can hold, next to the first page of the de-dup index. */
   private final long maxEntryLength;
 
-  private long writeAddress;
-
-  /** The page that holds {@link #writeAddress}, when {@link #writeRoom} is not 0. */
+  /**
+   * The page the next entry goes to, when {@link #writeLimit} is past {@link #writeOffset}; null
+   * when no page is held there yet.
+   */
   private MemorySegment writePage;
 
-  /** {@link #writeAddress}'s offset in {@link #writePage}. */
+  /** The address of {@link #writePage}'s first byte. */
+  private long writePageStart;
+
+  /** The next entry's offset in {@link #writePage}: its address is {@link #writeAddress()}. */
   private int writeOffset;
 
-  /** Bytes from {@link #writeAddress} to the end of its page; 0 when no page holds it. */
-  private int writeRoom;
+  /** {@link #writePage}'s size; {@link #writeOffset} when no page is held there. */
+  private int writeLimit;
 
   private int recordCount;
 
@@ -172,7 +176,8 @@ public final class BucketBuffer {
     int keyOffset = key.getOffset();
     MemorySegment[] source = key.getSegments();
     long entryLength = RecordEntryLayout.entryLength(keyLength, rowLength);
-    if (entryLength > writeRoom
+    int at = writeOffset;
+    if (entryLength > writeLimit - at
         || (keyLength | arity) > MAX_ROW_FIELDS // leaves the exact header limits to the slow path
         || source != row.getSegments()
         || keyOffset + keyLength != row.getOffset()
@@ -180,12 +185,9 @@ public final class BucketBuffer {
       return false;
     }
     MemorySegment page = writePage;
-    int at = writeOffset;
     writeHeader(page, at, keyLength, rowLength, orderingValue, operation, arity);
     source[0].copyTo(keyOffset, page, at + KEY_OFFSET, keyLength + rowLength);
     writeOffset = at + (int) entryLength;
-    writeRoom -= (int) entryLength;
-    writeAddress += entryLength;
     recordCount++;
     modificationCount++;
     return true;
@@ -208,7 +210,7 @@ public final class BucketBuffer {
             : indexPagesToReserveFor(recordCount + 1);
     long logEnd = (loggedEntries + 1L) * Long.BYTES;
     int logPages = entryLog.pagesMissingFor(logEnd);
-    long entry = writeAddress;
+    long entry = writeAddress();
     if (indexPages + logPages != 0 || !appendInWritePage(keyBytes, orderingValue, operation, row)) {
       entry =
           appendEntry(entryLength, indexPages + logPages, keyBytes, orderingValue, operation, row);
@@ -307,7 +309,7 @@ public final class BucketBuffer {
       prepareForReading();
       supersedeUnindexedLosers();
     }
-    cursor.reset(writeAddress, modificationCount);
+    cursor.reset(writeAddress(), modificationCount);
     return cursor;
   }
 
@@ -326,8 +328,7 @@ public final class BucketBuffer {
     loggedEntries = 0;
     indexedEntries = 0;
     reindexFromStart = false;
-    writeAddress = 0;
-    locateWritePosition();
+    moveWritePositionTo(0);
     recordCount = 0;
     modificationCount++;
   }
@@ -501,15 +502,14 @@ public final class BucketBuffer {
       long orderingValue,
       Operation operation,
       BinaryRowData row) {
-    int missing = data.pagesMissingFor(writeAddress + entryLength);
+    long entry = writeAddress();
+    int missing = data.pagesMissingFor(entry + entryLength);
     if (!pool.canAcquire(missing + extraPages)) {
       return -1;
     }
     data.addPages(missing);
-    long entry = writeAddress;
     writeEntry(entry, entryLength, key, orderingValue, operation, row);
-    writeAddress += entryLength;
-    locateWritePosition();
+    moveWritePositionTo(entry + entryLength);
     recordCount++;
     modificationCount++;
     return entry;
@@ -580,21 +580,26 @@ public final class BucketBuffer {
     page.putLong(at + ORDERING_OFFSET, orderingValue);
   }
 
+  /** The address the next entry goes to: the end of the entries. */
+  private long writeAddress() {
+    return writePageStart + writeOffset;
+  }
+
   /**
-   * Points {@link #writePage}, {@link #writeOffset} and {@link #writeRoom} at {@link
-   * #writeAddress}; no room when that starts a page not yet held (so also after {@link #clear} and
-   * {@link #release}, which is what keeps the appends that skip {@link #checkUsable} out of a
-   * released buffer).
+   * Makes {@code address} the next entry's and finds its page; no room there when that starts a
+   * page not yet held (so also after {@link #clear} and {@link #release}, which is what keeps the
+   * appends that skip {@link #checkUsable} out of a released buffer).
    */
-  private void locateWritePosition() {
-    int pageIndex = data.pageIndex(writeAddress);
+  private void moveWritePositionTo(long address) {
+    writeOffset = data.offsetIn(address);
+    writePageStart = address - writeOffset;
+    int pageIndex = data.pageIndex(address);
     if (pageIndex >= data.pageCount()) {
       writePage = null;
-      writeRoom = 0;
+      writeLimit = writeOffset;
       return;
     }
     writePage = data.pageAt(pageIndex);
-    writeOffset = data.offsetIn(writeAddress);
-    writeRoom = writePage.size() - writeOffset;
+    writeLimit = writePage.size();
   }
 }

@@ -20,9 +20,9 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * Only a key that spans pages, or a row whose fixed-length part does, is copied to a scratch area
  * that grows to the largest such record and is then reused. Nothing is allocated per record.
  *
- * <p>Between entries the cursor keeps the page it reads and its position there, and the bytes of
- * entries left in that page ({@link #readRoom}), so an entry that lies in the page is read with no
- * address translation; only an entry that starts a page or spans pages goes by its address.
+ * <p>Between entries the cursor keeps the page it reads, its position there and where the page's
+ * entries end ({@link #readLimit}), so an entry that lies in the page is read with no address
+ * translation; only an entry that starts a page or spans pages goes by its address.
  */
 public final class BufferCursor {
   private final BucketBuffer buffer;
@@ -39,19 +39,22 @@ public final class BufferCursor {
   /** The null bits and slots of {@link #row}: the part a {@code BinaryRowData} reads in place. */
   private int fixedPartLength = BinaryRowData.calculateFixPartSizeInBytes(0);
 
-  /** The address of the next entry. */
-  private long nextEntry;
-
   private long end;
 
-  /** The page that holds {@link #nextEntry}, when {@link #readRoom} is not 0. */
+  /**
+   * The page that holds the next entry, when {@link #readLimit} is past {@link #readOffset}; null
+   * when the entries end there.
+   */
   private MemorySegment readPage;
 
-  /** {@link #nextEntry}'s offset in {@link #readPage}. */
+  /** The address of {@link #readPage}'s first byte. */
+  private long readPageStart;
+
+  /** The next entry's offset in {@link #readPage}: its address is {@link #nextEntry()}. */
   private int readOffset;
 
-  /** Bytes from {@link #nextEntry} to the end of its page or of the entries, whichever is first. */
-  private int readRoom;
+  /** Where the entries in {@link #readPage} end: its size, or less where the last entry ends. */
+  private int readLimit;
 
   private int expectedModificationCount;
   private boolean onRecord;
@@ -77,19 +80,17 @@ public final class BufferCursor {
           "buffer " + buffer.ownerName() + " changed since cursor() was called");
     }
     while (true) {
-      int room = readRoom;
+      int at = readOffset;
+      int room = readLimit - at;
       if (room >= KEY_OFFSET) { // the header lies in the read page
         MemorySegment page = readPage;
-        int at = readOffset;
         int rowWord = page.getInt(at + ROW_WORD_OFFSET);
         int keyWord = page.getInt(at + KEY_WORD_OFFSET);
         int keyLength = RecordEntryLayout.keyLength(keyWord);
         int rowLength = RecordEntryLayout.rowLength(rowWord);
         long length = RecordEntryLayout.entryLength(keyLength, rowLength);
         if (length <= room) { // and so does the entry
-          nextEntry += length;
           readOffset = at + (int) length;
-          readRoom = room - (int) length;
           if (!RecordEntryLayout.isLive(rowWord)) {
             continue;
           }
@@ -102,11 +103,11 @@ public final class BufferCursor {
           return onRecord = true;
         }
       }
-      if (nextEntry >= end) {
+      if (nextEntry() >= end) {
         return onRecord = false;
       }
       if (room == 0) { // the last entry ended at its page's end
-        moveTo(nextEntry);
+        moveTo(nextEntry());
       } else if (nextAcrossPages()) {
         return onRecord = true;
       }
@@ -114,13 +115,13 @@ public final class BufferCursor {
   }
 
   /**
-   * Reads the entry at {@link #nextEntry}, which spans pages (its header may too, though no header
-   * field does), and moves past it.
+   * Reads the entry at {@link #nextEntry()}, which spans pages (its header may too, though no
+   * header field does), and moves past it.
    *
    * @return whether the entry is live, the cursor now on it
    */
   private boolean nextAcrossPages() {
-    long entry = nextEntry;
+    long entry = nextEntry();
     int rowWord = data.getInt(entry + ROW_WORD_OFFSET);
     int keyWord = data.getInt(entry + KEY_WORD_OFFSET);
     int keyLength = RecordEntryLayout.keyLength(keyWord);
@@ -140,17 +141,22 @@ public final class BufferCursor {
     return true;
   }
 
-  /** Sets {@link #nextEntry} to {@code address} and finds its page. */
+  /** The address of the next entry. */
+  private long nextEntry() {
+    return readPageStart + readOffset;
+  }
+
+  /** Makes {@code address} the next entry's and finds its page. */
   private void moveTo(long address) {
-    nextEntry = address;
+    readOffset = data.offsetIn(address);
+    readPageStart = address - readOffset;
     if (address >= end) {
       readPage = null;
-      readRoom = 0;
+      readLimit = readOffset;
       return;
     }
     readPage = data.pageOf(address);
-    readOffset = data.offsetIn(address);
-    readRoom = (int) Math.min(readPage.size() - readOffset, end - address);
+    readLimit = (int) Math.min(readPage.size(), end - readPageStart);
   }
 
   /** The current record's key; the same object after every {@link #next()}. */
