@@ -135,7 +135,18 @@ public final class BucketBuffer {
         && appendInWritePage(keyBytes, orderingValue, operation, row)) {
       return true;
     }
+    return appendOutsideWritePage(key, orderingValue, operation, row);
+  }
+
+  /**
+   * {@link #append} for every record {@link #appendInWritePage} does not take. Kept apart so that
+   * the JIT, which sees it called about once per page, leaves it out of {@link #append}: what it
+   * compiles for {@link #append} then stays small enough to be inlined into the caller's loop.
+   */
+  private boolean appendOutsideWritePage(
+      BinaryStringData key, long orderingValue, Operation operation, BinaryRowData row) {
     checkUsable();
+    BinarySection keyBytes = key.getBinarySection();
     if (keyBytes == null) { // a key built from a Java String
       key.ensureMaterialized();
       keyBytes = key.getBinarySection();
@@ -186,7 +197,7 @@ public final class BucketBuffer {
     }
     MemorySegment page = writePage;
     writeHeader(page, at, keyLength, rowLength, orderingValue, operation, arity);
-    source[0].copyTo(keyOffset, page, at + KEY_OFFSET, keyLength + rowLength);
+    SegmentCopy.copy(source[0], keyOffset, page, at + KEY_OFFSET, keyLength + rowLength);
     writeOffset = at + (int) entryLength;
     recordCount++;
     modificationCount++;

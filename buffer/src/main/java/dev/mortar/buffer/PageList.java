@@ -131,7 +131,7 @@ final class PageList {
   void copyFrom(
       MemorySegment[] source, int sourceOffset, MemorySegment page, long address, int length) {
     if (sourceOffset + length <= source[0].size()) {
-      source[0].copyTo(sourceOffset, page, offsetIn(address), length);
+      SegmentCopy.copy(source[0], sourceOffset, page, offsetIn(address), length);
     } else {
       forEachChunk(address, source, sourceOffset, length, COPY_IN);
     }
@@ -185,13 +185,13 @@ final class PageList {
 
   private static final ChunkAction COPY_IN =
       (page, inPage, segment, inSegment, length) -> {
-        segment.copyTo(inSegment, page, inPage, length);
+        SegmentCopy.copy(segment, inSegment, page, inPage, length);
         return true;
       };
 
   private static final ChunkAction COPY_OUT =
       (page, inPage, segment, inSegment, length) -> {
-        page.copyTo(inPage, segment, inSegment, length);
+        SegmentCopy.copy(page, inPage, segment, inSegment, length);
         return true;
       };
 
