@@ -139,9 +139,10 @@ public final class BucketBuffer {
   }
 
   /**
-   * {@link #append} for every record {@link #appendInWritePage} does not take. Kept apart so that
-   * the JIT, which sees it called about once per page, leaves it out of {@link #append}: what it
-   * compiles for {@link #append} then stays small enough to be inlined into the caller's loop.
+   * {@link #append} for every record {@link #appendInWritePage} does not take: about one per page
+   * without de-dup. Kept apart so that {@link #append} is the write-page path and a call; the JIT
+   * inlines {@link #append} into the caller's loop only while its compiled code is small (rfc/0002,
+   * "Copies are sized for the JIT").
    */
   private boolean appendOutsideWritePage(
       BinaryStringData key, long orderingValue, Operation operation, BinaryRowData row) {
