@@ -50,7 +50,7 @@ final class MinimalEntryBuffer {
   }
 
   /**
-   * Appends a record whose key and row lie in one segment each.
+   * Appends a record whose key and row lie in one heap segment each.
    *
    * @throws IllegalStateException when the pages are full or the record is larger than a page
    */
@@ -84,12 +84,20 @@ final class MinimalEntryBuffer {
     page.putInt(at, rowLength);
     page.putInt(at + 4, keyLength | row.getArity() << 16 | operation.code() << 30);
     page.putLong(at + 8, orderingValue);
-    MemorySegment keySegment = key.getSegments()[0];
-    if (keySegment == row.getSegments()[0] && key.getOffset() + keyLength == row.getOffset()) {
-      keySegment.copyTo(key.getOffset(), page, at + HEADER_BYTES, keyLength + rowLength);
+    // heap to heap with System.arraycopy, as BucketBuffer copies (its SegmentCopy)
+    byte[] keyBytes = key.getSegments()[0].getArray();
+    byte[] target = page.getArray();
+    if (key.getSegments()[0] == row.getSegments()[0]
+        && key.getOffset() + keyLength == row.getOffset()) {
+      System.arraycopy(keyBytes, key.getOffset(), target, at + HEADER_BYTES, keyLength + rowLength);
     } else {
-      keySegment.copyTo(key.getOffset(), page, at + HEADER_BYTES, keyLength);
-      row.getSegments()[0].copyTo(row.getOffset(), page, at + HEADER_BYTES + keyLength, rowLength);
+      System.arraycopy(keyBytes, key.getOffset(), target, at + HEADER_BYTES, keyLength);
+      System.arraycopy(
+          row.getSegments()[0].getArray(),
+          row.getOffset(),
+          target,
+          at + HEADER_BYTES + keyLength,
+          rowLength);
     }
     writePosition += length;
     pageEnds[writePage] = writePosition;
