@@ -7,8 +7,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * A JMH {@link Blackhole} for the CPU-time harnesses that run outside JMH, in the mode a JMH fork
  * on JDK 17 uses: the JIT treats {@code consume} as a use of the value and emits no call. In its
  * other mode every {@code consume} is a call with a volatile read, which charges a contender for
- * each value it hands over (rfc/0002: it cost Mortar's buffer cursor, which hands over a key and a
- * row, several ns per record against Flink's sort buffer, which hands over a row).
+ * each value it hands over (rfc/0002: Mortar's buffer cursor, which hands over a key and a row,
+ * paid one call per record more than Flink's sort buffer, which hands over a row).
  */
 public final class CompilerBlackhole {
   /** The compile command that makes {@code consumeCompiler} a JIT blackhole. */

@@ -25,8 +25,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>The records go to a {@link Blackhole} in its compiler mode, as in a JMH fork on JDK 17, where
  * handing a value over costs nothing. Its other mode costs a call and a volatile read per value;
  * Mortar's cursor hands over a key and a row per record where (c) hands over a row, so until the
- * eighteenth session this harness charged Mortar a few ns per record that JMH does not (rfc/0002).
- * The JVM must therefore run with {@link CompilerBlackhole#JVM_OPTIONS}:
+ * eighteenth session this harness charged Mortar a call per record more than (c), which JMH does
+ * not (rfc/0002). The JVM must therefore run with {@link CompilerBlackhole#JVM_OPTIONS}:
  *
  * <p>{@code java -Xms1g -Xmx1g <those options> -cp benchmark/target/mortar-benchmarks.jar
  * dev.mortar.benchmark.buffer.BufferCpuTime SCHEMA1 [contender,contender,...] [rounds]}; by default
