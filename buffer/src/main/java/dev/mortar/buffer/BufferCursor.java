@@ -84,8 +84,9 @@ public final class BufferCursor {
       int room = readLimit - at;
       if (room >= KEY_OFFSET) { // the header lies in the read page
         MemorySegment page = readPage;
-        int rowWord = page.getInt(at + ROW_WORD_OFFSET);
-        int keyWord = page.getInt(at + KEY_WORD_OFFSET);
+        long headerWords = page.getLong(at + ROW_WORD_OFFSET);
+        int rowWord = RecordEntryLayout.rowWordOf(headerWords);
+        int keyWord = RecordEntryLayout.keyWordOf(headerWords);
         int keyLength = RecordEntryLayout.keyLength(keyWord);
         int rowLength = RecordEntryLayout.rowLength(rowWord);
         long length = RecordEntryLayout.entryLength(keyLength, rowLength);

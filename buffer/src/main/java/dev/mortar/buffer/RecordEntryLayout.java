@@ -1,5 +1,7 @@
 package dev.mortar.buffer;
 
+import java.nio.ByteOrder;
+
 /**
  * The byte layout of one record entry in a {@link BucketBuffer}'s pages. Entries are written one
  * after another into the bucket's logical address space (page {@code a >>> pageShift}, offset
@@ -50,7 +52,23 @@ final class RecordEntryLayout {
   /** The smallest page: a power of two larger than the header, so the header fits in a page. */
   static final int MIN_PAGE_SIZE = 64;
 
+  /**
+   * Whether a long read at an entry's start (in native order, as {@code MemorySegment} reads) holds
+   * the row word in its low half.
+   */
+  private static final boolean ROW_WORD_LOW = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
   private RecordEntryLayout() {}
+
+  /** The row word of the long at an entry's start: both header words with one read. */
+  static int rowWordOf(long headerWords) {
+    return (int) (ROW_WORD_LOW ? headerWords : headerWords >>> 32);
+  }
+
+  /** The key word of the long at an entry's start. */
+  static int keyWordOf(long headerWords) {
+    return (int) (ROW_WORD_LOW ? headerWords >>> 32 : headerWords);
+  }
 
   /** Bytes an entry with a key of {@code keyLength} and a row of {@code rowLength} occupies. */
   static long entryLength(int keyLength, int rowLength) {
