@@ -21,9 +21,10 @@ import java.nio.ByteOrder;
  * <ul>
  *   <li>Every entry starts at a multiple of 8 and pages are a power of two of at least {@link
  *       #MIN_PAGE_SIZE} bytes, so no header word straddles a page: each is read and written with
- *       one access to one page. The header as a whole does straddle two pages when the entry starts
- *       8 bytes before a page's end (the two words in one page, the ordering value in the next);
- *       key and row bytes may span any number of pages.
+ *       one access to one page, and the row and key words together are an aligned long that the
+ *       cursor reads at once ({@link #rowWordOf}, {@link #keyWordOf}). The header as a whole does
+ *       straddle two pages when the entry starts 8 bytes before a page's end (the two words in one
+ *       page, the ordering value in the next); key and row bytes may span any number of pages.
  *   <li>{@code op} is {@link dev.mortar.serde.Operation#code()}; {@code arity} is the row's field
  *       count, needed to point a {@code BinaryRowData} at the row bytes.
  *   <li>The superseded bit is set when de-duplication finds a newer record of the entry's key
