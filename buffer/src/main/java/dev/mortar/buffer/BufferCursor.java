@@ -1,7 +1,6 @@
 package dev.mortar.buffer;
 
 import static dev.mortar.buffer.RecordEntryLayout.KEY_OFFSET;
-import static dev.mortar.buffer.RecordEntryLayout.KEY_WORD_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.ORDERING_OFFSET;
 import static dev.mortar.buffer.RecordEntryLayout.ROW_WORD_OFFSET;
 
@@ -123,8 +122,9 @@ public final class BufferCursor {
    */
   private boolean nextAcrossPages() {
     long entry = nextEntry();
-    int rowWord = data.getInt(entry + ROW_WORD_OFFSET);
-    int keyWord = data.getInt(entry + KEY_WORD_OFFSET);
+    long headerWords = data.getLong(entry + ROW_WORD_OFFSET);
+    int rowWord = RecordEntryLayout.rowWordOf(headerWords);
+    int keyWord = RecordEntryLayout.keyWordOf(headerWords);
     int keyLength = RecordEntryLayout.keyLength(keyWord);
     int rowLength = RecordEntryLayout.rowLength(rowWord);
     moveTo(entry + RecordEntryLayout.entryLength(keyLength, rowLength));
