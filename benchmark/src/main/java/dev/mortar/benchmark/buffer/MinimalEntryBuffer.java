@@ -85,13 +85,14 @@ final class MinimalEntryBuffer {
     page.putInt(at + 4, keyLength | row.getArity() << 16 | operation.code() << 30);
     page.putLong(at + 8, orderingValue);
     // heap to heap with System.arraycopy, as BucketBuffer copies (its SegmentCopy)
-    byte[] keyBytes = key.getSegments()[0].getArray();
+    MemorySegment keySegment = key.getSegments()[0];
     byte[] target = page.getArray();
-    if (key.getSegments()[0] == row.getSegments()[0]
-        && key.getOffset() + keyLength == row.getOffset()) {
-      System.arraycopy(keyBytes, key.getOffset(), target, at + HEADER_BYTES, keyLength + rowLength);
+    if (keySegment == row.getSegments()[0] && key.getOffset() + keyLength == row.getOffset()) {
+      System.arraycopy(
+          keySegment.getArray(), key.getOffset(), target, at + HEADER_BYTES, keyLength + rowLength);
     } else {
-      System.arraycopy(keyBytes, key.getOffset(), target, at + HEADER_BYTES, keyLength);
+      System.arraycopy(
+          keySegment.getArray(), key.getOffset(), target, at + HEADER_BYTES, keyLength);
       System.arraycopy(
           row.getSegments()[0].getArray(),
           row.getOffset(),
