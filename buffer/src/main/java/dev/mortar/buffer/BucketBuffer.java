@@ -100,6 +100,12 @@ public final class BucketBuffer {
   /** ON_READ: index pages set aside in the pool, not yet taken. */
   private int reservedIndexPages;
 
+  /**
+   * ON_READ: the keys the index takes without growing once it has the pages it holds and those
+   * reserved for it ({@link DedupIndex#keysFor}); an append reserves more only past this.
+   */
+  private int indexKeyCapacity;
+
   /** ON_READ: the index has new pages and must be rebuilt from the first entry. */
   private boolean reindexFromStart;
 
@@ -216,10 +222,7 @@ public final class BucketBuffer {
       Operation operation,
       BinaryRowData row) {
     // while the index pages held or reserved take one more key, there is nothing to work out
-    int indexPages =
-        recordCount < DedupIndex.keysFor(index.pageCount() + reservedIndexPages, pool.pageSize())
-            ? 0
-            : indexPagesToReserveFor(recordCount + 1);
+    int indexPages = recordCount < indexKeyCapacity ? 0 : indexPagesToReserveFor(recordCount + 1);
     long logEnd = (loggedEntries + 1L) * Long.BYTES;
     int logPages = entryLog.pagesMissingFor(logEnd);
     long entry = writeAddress();
@@ -233,8 +236,12 @@ public final class BucketBuffer {
     entryLog.addPages(logPages);
     entryLog.putLong(logEnd - Long.BYTES, DedupIndex.slotValue(keyBytes.hashCode(), entry));
     loggedEntries++;
-    pool.reserve(indexPages);
-    reservedIndexPages += indexPages;
+    if (indexPages != 0) {
+      pool.reserve(indexPages);
+      reservedIndexPages += indexPages;
+      indexKeyCapacity =
+          DedupIndex.keysFor(index.pageCount() + reservedIndexPages, pool.pageSize());
+    }
     return true;
   }
 
@@ -259,7 +266,7 @@ public final class BucketBuffer {
       if (entry < 0) {
         return false;
       }
-      index.addNew(hash, entry);
+      index.addNew(slot, hash, entry);
       return true;
     }
     long previous = index.entryAt(slot);
@@ -337,6 +344,7 @@ public final class BucketBuffer {
     }
     pool.unreserve(reservedIndexPages);
     reservedIndexPages = 0;
+    indexKeyCapacity = 0;
     loggedEntries = 0;
     indexedEntries = 0;
     reindexFromStart = false;
@@ -435,7 +443,7 @@ public final class BucketBuffer {
         throw new IllegalStateException(
             "de-dup index of " + ownerName + " has fewer pages than its records need");
       }
-      index.addNew(hash, entry);
+      index.addNew(slot, hash, entry);
       return;
     }
     long previous = index.entryAt(slot);

@@ -133,18 +133,23 @@ final class DedupIndex {
   }
 
   /**
-   * Adds a key that {@link #find} did not find. Takes pages from the pool when the table is created
-   * or grows; the caller has checked {@link #pagesToAddOneKey()} pages are available.
+   * Adds a key that {@link #find} did not find, into the empty {@code slot} it returned; when the
+   * table is created or must grow first, the key goes where it falls in the new table. Takes pages
+   * from the pool then; the caller has checked {@link #pagesToAddOneKey()} pages are available.
    */
-  void addNew(int hash, long entry) {
+  void addNew(long slot, int hash, long entry) {
+    long value = slotValue(hash, entry);
     if (table.pageCount() == 0) {
       table.addPages(1);
       clearTable(table);
       slotMask = table.capacity() / SLOT_BYTES - 1;
+      insert(table, slotMask, value);
     } else if (needsGrowth()) {
       grow();
+      insert(table, slotMask, value);
+    } else {
+      table.putLong(slot * SLOT_BYTES, value);
     }
-    insert(table, slotMask, slotValue(hash, entry));
     keys++;
   }
 
