@@ -52,6 +52,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code minimalEntryBufferNoDedup}: a yardstick, not a baseline: {@link MinimalEntryBuffer}
  *       stores Mortar's entries with none of a real buffer's bookkeeping, so the gap to {@code
  *       mortarNoDedup} is what that bookkeeping costs.
+ *   <li>{@code copyFloor}: not a buffer: each record's row copied once into pages, nothing else
+ *       ({@link BufferInput#copyRowsTo}). No buffer that holds copies of the rows cycles faster;
+ *       where the buffers run close to it, the copy is what they wait on.
  * </ul>
  *
  * <p>Warm-up is 10 s: (c)'s compiled code keeps getting faster for longer than 4 s, and a shorter
@@ -92,6 +95,9 @@ public class BufferBenchmark extends ThroughputBenchmark {
 
   private BinaryInMemorySortBuffer sortBuffer;
   private BinaryRowData sortReuse;
+
+  /** The pages {@link #copyFloor} copies rows into, allocated as first reached. */
+  private final byte[][] copyFloorPages = new byte[(int) (BUDGET / PAGE_SIZE)][];
 
   /** A copied record of baseline (a). */
   private record HeldRow(
@@ -153,6 +159,11 @@ public class BufferBenchmark extends ThroughputBenchmark {
     input.appendTo(minimalBuffer);
     BufferReads.readAll(minimalBuffer, blackhole);
     minimalBuffer.clear();
+  }
+
+  @Benchmark
+  public void copyFloor(Blackhole blackhole) {
+    blackhole.consume(input.copyRowsTo(copyFloorPages, PAGE_SIZE));
   }
 
   @Benchmark

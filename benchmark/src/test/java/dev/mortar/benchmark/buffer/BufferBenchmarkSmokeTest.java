@@ -28,6 +28,7 @@ class BufferBenchmarkSmokeTest {
             "mortarDedupOnRead",
             "mortarNoDedup",
             "minimalEntryBufferNoDedup",
+            "copyFloor",
             "copiesInArrayList",
             "avroGenericRecords",
             "flinkSortBufferNoDedup");
@@ -35,6 +36,7 @@ class BufferBenchmarkSmokeTest {
     assertThat(bytesPerRecord.get("mortarDedupOnRead")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("mortarNoDedup")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("minimalEntryBufferNoDedup")).isLessThan(8.0);
+    assertThat(bytesPerRecord.get("copyFloor")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("copiesInArrayList")).isGreaterThan(100.0);
   }
 
