@@ -130,7 +130,10 @@ final class BufferInput {
       int length = rowLengths[i];
       if (position + length > pageSize) {
         if (length > pageSize || page + 1 == pages.length) {
-          throw new IllegalStateException("copy floor: no page left for row " + i);
+          throw new IllegalStateException(
+              String.format(
+                  "copy floor: no page left for row %d of %d bytes (%d pages of %d bytes)",
+                  i, length, pages.length, pageSize));
         }
         page++;
         position = 0;
