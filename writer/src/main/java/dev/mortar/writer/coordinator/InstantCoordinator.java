@@ -33,8 +33,15 @@ import org.slf4j.LoggerFactory;
  * also starts every interval between the last completed checkpoint and N that has none yet (they
  * stay empty if nobody asks; the committer aborts empty pending instants). After a failover ({@link
  * #resetToCheckpoint}, {@link #subtaskReset}) the map is forgotten, so a restarted job never writes
- * into an instant of a failed attempt. All timeline I/O runs on one thread of its own, never on the
- * JobManager's main thread. The coordinator keeps no checkpoint state.
+ * into an instant of a failed attempt. Instants are started on one thread of its own, never on the
+ * JobManager's main thread; only {@link #start} opens (and creates or checks) the table on the
+ * caller's thread, so a table that does not match the sink fails the job as it starts. The
+ * coordinator keeps no checkpoint state.
+ *
+ * <p>The thread exists from construction on, because Flink may call {@link #resetToCheckpoint}
+ * before {@link #start}: when a job starts from a checkpoint or savepoint it resets the coordinator
+ * first. Every callback hands its work to that thread in call order, so a reset that came before
+ * {@code start()} runs before any instant is handed out, as one that comes after it does.
  */
 public final class InstantCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(InstantCoordinator.class);
@@ -47,7 +54,7 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
   private final Map<Integer, Integer> runningAttempt = new HashMap<>();
 
   private final Map<Integer, Integer> oldestAllowedAttempt = new HashMap<>();
-  private ExecutorService executor;
+  private final ExecutorService executor;
   private FileSystem fs;
   private Timeline timeline;
   private long lastCompletedCheckpoint;
@@ -56,13 +63,13 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
   InstantCoordinator(String operatorName, SinkSettings settings) {
     this.operatorName = operatorName;
     this.settings = settings;
+    this.executor =
+        Executors.newSingleThreadExecutor(
+            new ExecutorThreadFactory("mortar-instants-" + operatorName));
   }
 
   @Override
   public void start() throws Exception {
-    executor =
-        Executors.newSingleThreadExecutor(
-            new ExecutorThreadFactory("mortar-instants-" + operatorName));
     fs = TableFileSystems.open(settings.basePath());
     HudiTable table =
         HudiTable.createOrValidate(
@@ -176,10 +183,8 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
 
   @Override
   public void close() throws Exception {
-    if (executor != null) {
-      executor.shutdownNow();
-      executor.awaitTermination(10, TimeUnit.SECONDS);
-    }
+    executor.shutdownNow();
+    executor.awaitTermination(10, TimeUnit.SECONDS);
     if (fs != null) {
       fs.close();
     }

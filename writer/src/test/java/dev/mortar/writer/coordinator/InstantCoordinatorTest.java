@@ -24,13 +24,17 @@ class InstantCoordinatorTest {
 
   @BeforeEach
   void start() throws Exception {
+    coordinator = newCoordinator();
+    coordinator.start();
+  }
+
+  private InstantCoordinator newCoordinator() {
     path = dir.resolve("t").toUri().toString();
     Configuration options = new Configuration();
     options.set(MortarOptions.PATH, path);
     SinkSettings settings =
         SinkSettings.of(options, Changelog.ROW_TYPE, List.of("id"), List.of(), "t");
-    coordinator = new InstantCoordinator("write", settings);
-    coordinator.start();
+    return new InstantCoordinator("write", settings);
   }
 
   @AfterEach
@@ -89,5 +93,23 @@ class InstantCoordinatorTest {
         .isInstanceOf(ExecutionException.class)
         .hasMessageContaining("subtask 0 attempt 4 belongs to a failed execution");
     assertThat(HudiTableOracle.pendingInstants(path)).isEmpty();
+  }
+
+  @Test
+  void aRestoreBeforeStartIsHandledAsOneAfterIt() throws Exception {
+    // A job that starts from a checkpoint or savepoint resets its coordinators before starting
+    // them; the restored interval then gets an instant newer than any instant the table had.
+    String beforeRestore = instantAfter(6);
+    coordinator.close();
+    coordinator = newCoordinator();
+    coordinator.resetToCheckpoint(7, null);
+    coordinator.notifyCheckpointComplete(7);
+    coordinator.start();
+    String afterRestore = instantAfter(7);
+    assertThat(afterRestore).isGreaterThan(beforeRestore);
+    assertThat(instantAfter(7)).isEqualTo(afterRestore);
+    assertThatThrownBy(() -> instantAfter(6))
+        .isInstanceOf(ExecutionException.class)
+        .hasMessageContaining("the last completed checkpoint is 7");
   }
 }
