@@ -71,18 +71,17 @@ class EndToEndITCase {
         format);
     Changelog changelog = Changelog.random(seed, 1000, 200, 100, 50);
     SinkJob job =
-        new SinkJob(
-            dir.resolve("t").toUri().toString(),
-            parallelism,
-            partitioned,
-            ordering,
-            format,
-            3,
-            250,
-            smallBuffers,
-            false,
-            metaFields,
-            deduplication);
+        SinkJob.at(dir.resolve("t").toUri().toString())
+            .parallelism(parallelism)
+            .partitioned(partitioned)
+            .ordering(ordering)
+            .format(format)
+            .buckets(3)
+            .perCheckpoint(250)
+            .smallBuffers(smallBuffers)
+            .metaFields(metaFields)
+            .deduplication(deduplication)
+            .build();
     if (api.equals("sql")) {
       job.runSql(changelog);
     } else {
@@ -98,19 +97,7 @@ class EndToEndITCase {
   @Test
   void staticPartitionValuesReachTheRows() throws Exception {
     String path = dir.resolve("static").toUri().toString();
-    SinkJob job =
-        new SinkJob(
-            path,
-            1,
-            true,
-            true,
-            LogBlockFormat.AVRO,
-            2,
-            100,
-            false,
-            false,
-            true,
-            Deduplication.ON_READ);
+    SinkJob job = SinkJob.at(path).partitioned(true).ordering(true).build();
     TableEnvironment tables = StreamTableEnvironment.create(job.environment());
     tables.executeSql(job.ddl("items")).await();
     tables

@@ -60,18 +60,14 @@ class FailoverITCase {
   void exactStateAfterInjectedFailures(long seed) throws Exception {
     SplittableRandom random = new SplittableRandom(seed);
     SinkJob job =
-        new SinkJob(
-            dir.resolve("t").toUri().toString(),
-            1 + random.nextInt(2),
-            random.nextBoolean(),
-            random.nextBoolean(),
-            random.nextBoolean() ? LogBlockFormat.AVRO : LogBlockFormat.PARQUET,
-            2,
-            100,
-            false,
-            true,
-            true,
-            random.nextBoolean() ? Deduplication.ON_READ : Deduplication.ON_APPEND);
+        SinkJob.at(dir.resolve("t").toUri().toString())
+            .parallelism(1 + random.nextInt(2))
+            .partitioned(random.nextBoolean())
+            .ordering(random.nextBoolean())
+            .format(random.nextBoolean() ? LogBlockFormat.AVRO : LogBlockFormat.PARQUET)
+            .restarts(true)
+            .deduplication(random.nextBoolean() ? Deduplication.ON_READ : Deduplication.ON_APPEND)
+            .build();
     Changelog changelog = Changelog.random(seed, CHANGES, 150, 100, 30);
     List<Point> points = new ArrayList<>(List.of(Point.values()));
     List<Plan> plans = new ArrayList<>();

@@ -2,7 +2,6 @@ package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
@@ -38,18 +37,13 @@ class HdfsITCase {
       LOG.info("seed {}, table {}", seed, path);
       Changelog changelog = Changelog.random(seed, 800, 200, 100, 30);
       SinkJob job =
-          new SinkJob(
-              path,
-              2,
-              true,
-              true,
-              LogBlockFormat.PARQUET,
-              2,
-              200,
-              false,
-              false,
-              true,
-              Deduplication.ON_READ);
+          SinkJob.at(path)
+              .parallelism(2)
+              .partitioned(true)
+              .ordering(true)
+              .format(LogBlockFormat.PARQUET)
+              .perCheckpoint(200)
+              .build();
       job.runSql(changelog);
       job.verify(changelog, conf);
       assertThat(HudiTableOracle.completedInstants(path)).hasSizeGreaterThan(1);

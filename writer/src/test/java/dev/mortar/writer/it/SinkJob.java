@@ -7,6 +7,7 @@ import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.io.IOException;
+import java.io.Serializable;
 import java.net.URI;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -37,7 +38,8 @@ import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * One test job: a {@link Changelog} upserted into a table through the DataStream {@link MortarSink}
- * or the SQL connector, then checked against Hudi's reader.
+ * or the SQL connector, then checked against Hudi's reader. Built with {@link #at}; {@link
+ * #toBuilder} derives a variant (another parallelism or buffer size for a restored job).
  */
 record SinkJob(
     String path,
@@ -50,7 +52,123 @@ record SinkJob(
     boolean smallBuffers,
     boolean restarts,
     boolean metaFields,
-    Deduplication deduplication) {
+    Deduplication deduplication)
+    implements Serializable {
+
+  /** The changelog source's uid: fixed, so a savepoint restores into a job of another shape. */
+  static final String SOURCE_UID = "changelog";
+
+  /**
+   * A job on {@code path}: parallelism 1, unpartitioned, last write wins, Avro blocks, 2 buckets,
+   * 100 changes per checkpoint, default buffers, no restarts, meta fields, on_read de-duplication.
+   */
+  static Builder at(String path) {
+    return new Builder(path);
+  }
+
+  Builder toBuilder() {
+    Builder builder = new Builder(path);
+    builder.parallelism = parallelism;
+    builder.partitioned = partitioned;
+    builder.ordering = ordering;
+    builder.format = format;
+    builder.buckets = buckets;
+    builder.perCheckpoint = perCheckpoint;
+    builder.smallBuffers = smallBuffers;
+    builder.restarts = restarts;
+    builder.metaFields = metaFields;
+    builder.deduplication = deduplication;
+    return builder;
+  }
+
+  /** Sets what differs from the defaults of {@link #at}. */
+  static final class Builder {
+    private final String path;
+    private int parallelism = 1;
+    private boolean partitioned;
+    private boolean ordering;
+    private LogBlockFormat format = LogBlockFormat.AVRO;
+    private int buckets = 2;
+    private int perCheckpoint = 100;
+    private boolean smallBuffers;
+    private boolean restarts;
+    private boolean metaFields = true;
+    private Deduplication deduplication = Deduplication.ON_READ;
+
+    private Builder(String path) {
+      this.path = path;
+    }
+
+    Builder parallelism(int parallelism) {
+      this.parallelism = parallelism;
+      return this;
+    }
+
+    /** Partitioned by {@code dt}. */
+    Builder partitioned(boolean partitioned) {
+      this.partitioned = partitioned;
+      return this;
+    }
+
+    /** {@code ts} is the ordering field (event-time ordering). */
+    Builder ordering(boolean ordering) {
+      this.ordering = ordering;
+      return this;
+    }
+
+    Builder format(LogBlockFormat format) {
+      this.format = format;
+      return this;
+    }
+
+    Builder buckets(int buckets) {
+      this.buckets = buckets;
+      return this;
+    }
+
+    /** The source emits at most this many changes past the last completed checkpoint. */
+    Builder perCheckpoint(int perCheckpoint) {
+      this.perCheckpoint = perCheckpoint;
+      return this;
+    }
+
+    /** 4 kb pages, 64 kb of buffer memory and 16 kb batches: many flushes and spanning rows. */
+    Builder smallBuffers(boolean smallBuffers) {
+      this.smallBuffers = smallBuffers;
+      return this;
+    }
+
+    /** A fixed-delay restart strategy (5 attempts) instead of none. */
+    Builder restarts(boolean restarts) {
+      this.restarts = restarts;
+      return this;
+    }
+
+    Builder metaFields(boolean metaFields) {
+      this.metaFields = metaFields;
+      return this;
+    }
+
+    Builder deduplication(Deduplication deduplication) {
+      this.deduplication = deduplication;
+      return this;
+    }
+
+    SinkJob build() {
+      return new SinkJob(
+          path,
+          parallelism,
+          partitioned,
+          ordering,
+          format,
+          buckets,
+          perCheckpoint,
+          smallBuffers,
+          restarts,
+          metaFields,
+          deduplication);
+    }
+  }
 
   StreamExecutionEnvironment environment() {
     return configured(StreamExecutionEnvironment.getExecutionEnvironment(clientConfiguration()));
@@ -90,6 +208,7 @@ record SinkJob(
                     changelog, changelog.winners(ordering), perCheckpoint, Changelog.Op::toRowData),
                 "changelog",
                 InternalTypeInfo.of(Changelog.ROW_TYPE))
+            .uid(SOURCE_UID)
             .setParallelism(1);
     MortarSink.Builder sink =
         MortarSink.builder(Changelog.ROW_TYPE)
@@ -128,6 +247,7 @@ record SinkJob(
                     Types.LONG,
                     Types.STRING,
                     Types.DOUBLE))
+            .uid(SOURCE_UID)
             .setParallelism(1);
     tables.createTemporaryView(
         "changes",
@@ -228,11 +348,15 @@ record SinkJob(
     }
   }
 
-  private void assertOneFileGroupPerBucket(org.apache.hadoop.conf.Configuration hadoopConf)
-      throws IOException {
+  /**
+   * Each bucket of each partition has one file group: its id is derived from (table, partition,
+   * bucket), whatever task wrote it, so a restore with another parallelism adds none.
+   */
+  void verifyOneFileGroupPerBucket() throws IOException {
     org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(path);
     Map<String, Set<String>> fileIdsByBucket = new HashMap<>();
-    try (FileSystem fs = FileSystem.newInstance(base.toUri(), hadoopConf)) {
+    try (FileSystem fs =
+        FileSystem.newInstance(base.toUri(), new org.apache.hadoop.conf.Configuration())) {
       RemoteIterator<LocatedFileStatus> files = fs.listFiles(base, true);
       while (files.hasNext()) {
         org.apache.hadoop.fs.Path file = files.next().getPath();

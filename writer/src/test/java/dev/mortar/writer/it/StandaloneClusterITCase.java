@@ -2,8 +2,6 @@ package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mortar.buffer.Deduplication;
-import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -34,18 +32,14 @@ class StandaloneClusterITCase {
   void killedTaskManagerLosesAndDuplicatesNothing() throws Exception {
     long seed = Long.getLong("mortar.seed", System.nanoTime());
     SinkJob job =
-        new SinkJob(
-            dir.resolve("t").toUri().toString(),
-            2,
-            true,
-            true,
-            LogBlockFormat.AVRO,
-            4,
-            500,
-            false,
-            true,
-            true,
-            Deduplication.ON_READ);
+        SinkJob.at(dir.resolve("t").toUri().toString())
+            .parallelism(2)
+            .partitioned(true)
+            .ordering(true)
+            .buckets(4)
+            .perCheckpoint(500)
+            .restarts(true)
+            .build();
     Changelog changelog = Changelog.random(seed, CHANGES, 5_000, 100, 30);
     LOG.info("seed {}: {} on a standalone cluster", seed, job);
     try (StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir.resolve("cluster"), 2)) {

@@ -2,7 +2,6 @@ package dev.mortar.writer.it;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,7 +45,6 @@ final class StandaloneFlinkCluster implements AutoCloseable {
   private final Path configDir;
   private final Configuration configuration;
   private final int restPort;
-  private final List<String> javaFlags;
   private final Process jobManager;
   private final List<Process> taskManagers = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
@@ -74,10 +72,6 @@ final class StandaloneFlinkCluster implements AutoCloseable {
         configuration.toMap().entrySet().stream()
             .map(option -> option.getKey() + ": " + option.getValue())
             .collect(Collectors.joining("\n", "", "\n")));
-    javaFlags =
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-            .filter(flag -> flag.startsWith("--add-opens") || flag.startsWith("--add-exports"))
-            .toList();
     JobManagerProcessSpec spec =
         JobManagerProcessUtils.processSpecFromConfigWithNewOptionToInterpretLegacyHeap(
             configuration, JobManagerOptions.JVM_HEAP_MEMORY);
@@ -132,7 +126,7 @@ final class StandaloneFlinkCluster implements AutoCloseable {
   /** The output of the process started as {@code name}, for a failure message. */
   String output(String name) {
     try {
-      return Files.readString(folder.resolve(name + ".out"));
+      return Files.readString(JavaProcess.output(folder, name));
     } catch (IOException e) {
       return "(no output: " + e + ")";
     }
@@ -149,21 +143,11 @@ final class StandaloneFlinkCluster implements AutoCloseable {
       String dynamicProperties,
       String... args)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(Arrays.asList(memoryFlags.trim().split("\\s+")));
-    command.addAll(javaFlags);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(entryPoint.getName());
-    command.add("--configDir");
-    command.add(configDir.toString());
-    command.addAll(Arrays.asList(dynamicProperties.trim().split("\\s+")));
-    command.addAll(Arrays.asList(args));
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(folder.resolve(name + ".out").toFile())
-        .start();
+    List<String> mainArgs = new ArrayList<>(List.of("--configDir", configDir.toString()));
+    mainArgs.addAll(Arrays.asList(dynamicProperties.trim().split("\\s+")));
+    mainArgs.addAll(Arrays.asList(args));
+    return JavaProcess.start(
+        folder, name, Arrays.asList(memoryFlags.trim().split("\\s+")), entryPoint, mainArgs);
   }
 
   /** Waits until the JobManager's REST endpoint reports {@code count} TaskManagers. */

@@ -3,8 +3,6 @@ package dev.mortar.writer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mortar.buffer.Deduplication;
-import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.testing.HudiTableOracle;
@@ -42,19 +40,7 @@ class ValidationITCase {
   }
 
   private void createTableWithKeyId() throws Exception {
-    SinkJob job =
-        new SinkJob(
-            path(),
-            1,
-            true,
-            true,
-            LogBlockFormat.AVRO,
-            2,
-            1000,
-            false,
-            false,
-            true,
-            Deduplication.ON_READ);
+    SinkJob job = SinkJob.at(path()).partitioned(true).ordering(true).perCheckpoint(1000).build();
     Changelog changelog = Changelog.random(7, 50, 20, 0, 0);
     job.runDataStream(changelog);
     job.verify(changelog);

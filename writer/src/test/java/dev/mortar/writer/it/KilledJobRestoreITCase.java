@@ -1,0 +1,107 @@
+package dev.mortar.writer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.writer.testing.HudiTableOracle;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A whole job lost and started again by its user: the job runs in a process of its own ({@link
+ * JobProcess}: JobManager and TaskManager in one JVM, no high availability), is killed with SIGKILL
+ * mid-stream once the table has {@value #COMMITS_BEFORE_KILL} completed commits, and a new process
+ * submits the same job restored from the newest retained checkpoint. Flink resets the sink's
+ * coordinator before starting it on this path. The restored job must finish with exactly the
+ * expected table (Hudi's reader), nothing pending and one file group per bucket. {@code
+ * -Dmortar.restore.runs=N} runs N seeds (default 3); {@code -Dmortar.seed=S} re-runs one.
+ */
+class KilledJobRestoreITCase {
+  private static final Logger LOG = LoggerFactory.getLogger(KilledJobRestoreITCase.class);
+  private static final int CHANGES = 6_000;
+  private static final int COMMITS_BEFORE_KILL = 3;
+  private static final Duration RUN_LIMIT = Duration.ofMinutes(3);
+
+  @TempDir Path dir;
+
+  static Stream<Long> seeds() {
+    Long fixed = Long.getLong("mortar.seed");
+    if (fixed != null) {
+      return Stream.of(fixed);
+    }
+    long base = System.nanoTime();
+    return IntStream.range(0, Integer.getInteger("mortar.restore.runs", 3))
+        .mapToObj(i -> base + i * 0x9E3779B97F4A7C15L);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void killedJobRestoredFromItsNewestCheckpointEndsExact(long seed) throws Exception {
+    SplittableRandom random = new SplittableRandom(seed);
+    SinkJob job =
+        SinkJob.at(dir.resolve("t").toUri().toString())
+            .parallelism(2)
+            .partitioned(random.nextBoolean())
+            .ordering(random.nextBoolean())
+            .format(random.nextBoolean() ? LogBlockFormat.AVRO : LogBlockFormat.PARQUET)
+            .buckets(4)
+            .perCheckpoint(300)
+            .build();
+    Changelog changelog = Changelog.random(seed, CHANGES, 2_000, 100, 30);
+    String checkpoints = dir.resolve("checkpoints").toString();
+    LOG.info("seed {}: {}", seed, job);
+
+    JobProcess first =
+        JobProcess.start(new JobProcess.Spec(job, changelog, checkpoints, null), dir, "first");
+    awaitCompletedCommits(job.path(), first, seed);
+    first.kill();
+    int committedBeforeRestore = HudiTableOracle.completedInstants(job.path()).size();
+    List<Path> retained = Restores.completedCheckpoints(Path.of(checkpoints));
+    assertThat(retained).as("seed %s: retained checkpoints", seed).isNotEmpty();
+    Path newest = retained.get(retained.size() - 1);
+    LOG.info(
+        "seed {}: killed after {} commits; restoring from {}",
+        seed,
+        committedBeforeRestore,
+        newest);
+
+    JobProcess.start(
+            new JobProcess.Spec(job, changelog, checkpoints, newest.toUri().toString()),
+            dir,
+            "restored")
+        .awaitSuccess(RUN_LIMIT);
+    assertThat(HudiTableOracle.completedInstants(job.path()))
+        .as("seed %s: the restored job committed", seed)
+        .hasSizeGreaterThan(committedBeforeRestore);
+    job.verify(changelog);
+    job.verifyNothingUncommittedLeft();
+    job.verifyOneFileGroupPerBucket();
+  }
+
+  /** Waits until the first run has committed {@value #COMMITS_BEFORE_KILL} instants. */
+  private static void awaitCompletedCommits(String path, JobProcess process, long seed)
+      throws Exception {
+    long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
+    while (Restores.completedCommits(path) < COMMITS_BEFORE_KILL) {
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "seed "
+                + seed
+                + ": the job "
+                + (process.isAlive() ? "made too few commits in " + RUN_LIMIT : "ended")
+                + " before it could be killed mid-stream:\n"
+                + process.output());
+      }
+      Thread.sleep(50);
+    }
+  }
+}

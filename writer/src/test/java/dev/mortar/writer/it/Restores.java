@@ -1,0 +1,80 @@
+package dev.mortar.writer.it;
+
+import dev.mortar.writer.testing.HudiTableOracle;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.annotation.Nullable;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+
+/**
+ * How a user keeps checkpoints and starts a job from one: the configuration that retains the last
+ * {@value #RETAINED} checkpoints in a folder (on cancellation too), the completed ones found there,
+ * and a submission restored from a checkpoint or savepoint, as {@code execution.savepoint.path}
+ * does.
+ */
+final class Restores {
+  static final int RETAINED = 3;
+
+  private Restores() {}
+
+  /** Checkpoints written under {@code dir} and kept when the job is cancelled or killed. */
+  static Configuration retainingCheckpointsIn(Path dir) {
+    Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir.toUri().toString());
+    conf.set(
+        CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, RETAINED);
+    return conf;
+  }
+
+  /**
+   * The completed checkpoints under {@code dir} ({@code <job id>/chk-N} folders whose metadata is
+   * written), oldest first.
+   */
+  static List<Path> completedCheckpoints(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> folders = Files.find(dir, 2, (path, attributes) -> isCompleted(path))) {
+      return folders.sorted(Comparator.comparingLong(Restores::checkpointId)).toList();
+    }
+  }
+
+  private static boolean isCompleted(Path folder) {
+    return folder.getFileName().toString().startsWith("chk-")
+        && Files.isRegularFile(folder.resolve("_metadata"));
+  }
+
+  private static long checkpointId(Path folder) {
+    return Long.parseLong(folder.getFileName().toString().substring("chk-".length()));
+  }
+
+  /** Completed commits of the table at {@code path}; 0 while the job has not created it yet. */
+  static int completedCommits(String path) {
+    boolean created = Files.exists(Path.of(URI.create(path)).resolve(".hoodie/hoodie.properties"));
+    return created ? HudiTableOracle.completedInstants(path).size() : 0;
+  }
+
+  /** Submits the job built on {@code env}, started from {@code restoreFrom} when it is not null. */
+  static JobClient submit(StreamExecutionEnvironment env, String name, @Nullable String restoreFrom)
+      throws Exception {
+    StreamGraph graph = env.getStreamGraph();
+    graph.setJobName(name);
+    if (restoreFrom != null) {
+      graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(restoreFrom, false));
+    }
+    return env.executeAsync(graph);
+  }
+}
