@@ -90,14 +90,6 @@ final class BufferInput {
     }
   }
 
-  /** Appends every record to {@code buffer}, in order, its index as the ordering value. */
-  void appendTo(MinimalEntryBuffer buffer) {
-    for (int i = 0; i < keyOffsets.length; i++) {
-      pointAt(i);
-      buffer.append(key, i, Operation.UPDATE, row);
-    }
-  }
-
   /**
    * Writes every record's row to {@code buffer}, in order.
    *
@@ -110,42 +102,6 @@ final class BufferInput {
         throw new IllegalStateException("benchmark budget too small: sort buffer full at " + i);
       }
     }
-  }
-
-  /**
-   * Copies every record's row into {@code pages}, back to back in record order; a row that does not
-   * fit in the rest of a page starts the next, and a page is allocated when first reached. This is
-   * not a buffer but the least work any buffer that holds copies of the rows must do: one copy per
-   * row, with no header, no index and no reading back (rfc/0002, "the copy floor").
-   *
-   * @return the bytes copied
-   * @throws IllegalStateException when a row is larger than a page or the pages run out
-   */
-  long copyRowsTo(byte[][] pages, int pageSize) {
-    byte[] source = records[0].getArray();
-    int page = 0;
-    int position = 0;
-    long copied = 0;
-    for (int i = 0; i < keyOffsets.length; i++) {
-      int length = rowLengths[i];
-      if (position + length > pageSize) {
-        if (length > pageSize || page + 1 == pages.length) {
-          throw new IllegalStateException(
-              String.format(
-                  "copy floor: no page left for row %d of %d bytes (%d pages of %d bytes)",
-                  i, length, pages.length, pageSize));
-        }
-        page++;
-        position = 0;
-      }
-      if (pages[page] == null) {
-        pages[page] = new byte[pageSize];
-      }
-      System.arraycopy(source, keyOffsets[i] + keyLengths[i], pages[page], position, length);
-      position += length;
-      copied += length;
-    }
-    return copied;
   }
 
   BinaryRowData row() {

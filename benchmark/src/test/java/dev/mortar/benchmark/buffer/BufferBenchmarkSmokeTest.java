@@ -27,16 +27,12 @@ class BufferBenchmarkSmokeTest {
             "mortarDedup",
             "mortarDedupOnRead",
             "mortarNoDedup",
-            "minimalEntryBufferNoDedup",
-            "copyFloor",
             "copiesInArrayList",
             "avroGenericRecords",
             "flinkSortBufferNoDedup");
     assertThat(bytesPerRecord.get("mortarDedup")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("mortarDedupOnRead")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("mortarNoDedup")).isLessThan(8.0);
-    assertThat(bytesPerRecord.get("minimalEntryBufferNoDedup")).isLessThan(8.0);
-    assertThat(bytesPerRecord.get("copyFloor")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("copiesInArrayList")).isGreaterThan(100.0);
   }
 
