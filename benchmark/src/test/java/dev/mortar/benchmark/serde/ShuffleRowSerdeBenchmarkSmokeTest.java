@@ -7,7 +7,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * CI smoke: both JMH benchmark methods run in-process for every schema and contender and report.
@@ -19,7 +21,17 @@ class ShuffleRowSerdeBenchmarkSmokeTest {
     // JMH's lock only guards the fidelity of figures; other modules' smoke tests may hold it.
     System.setProperty("jmh.ignoreLock", "true");
     Collection<RunResult> results =
-        new Runner(SerdeQuickstart.options(method, TimeValue.milliseconds(50))).run();
+        new Runner(
+                new OptionsBuilder()
+                    .include(ShuffleRowSerdeBenchmark.class.getName() + "\\." + method + "$")
+                    .forks(0)
+                    .warmupIterations(1)
+                    .warmupTime(TimeValue.milliseconds(50))
+                    .measurementIterations(1)
+                    .measurementTime(TimeValue.milliseconds(50))
+                    .verbosity(VerboseMode.SILENT)
+                    .build())
+            .run();
 
     assertThat(results).hasSize(2 * SerdeContender.values().length);
     for (RunResult result : results) {
