@@ -51,8 +51,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *       (Hudi 1.1's default), so compare it with {@code mortarNoDedup}.
  * </ul>
  *
- * <p>Warm-up is 10 s: (c)'s compiled code keeps getting faster for longer than 4 s, and a shorter
- * warm-up measured it 15 % slow (rfc/0002).
+ * <p>Warm-up is 10 s: (c)'s compiled code keeps getting faster for longer than 4 s, so a shorter
+ * warm-up measures it too slow (rfc/0002).
  */
 @OperationsPerInvocation(BufferBenchmark.RECORDS)
 @Warmup(iterations = 5, time = 2)

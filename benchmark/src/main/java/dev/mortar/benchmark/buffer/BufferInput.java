@@ -25,10 +25,9 @@ import org.apache.flink.table.types.logical.RowType;
  * keySpace} values, so with more records than keys some records replace an earlier one of their
  * key.
  *
- * <p>Until the twelfth session each record had an array of its own. Then the distance between a
- * record and the buffer's copy of it moved in steps fixed by how the JVM laid out those arrays, and
- * the result with it: with {@code -Xms1g -Xmx1g} Mortar ran at half the speed it had with {@code
- * -Xmx1g} alone (rfc/0002). One array, as the shuffle delivers rows, has no such steps.
+ * <p>The records share one array, as the shuffle delivers them: with an array per record, the
+ * distance between a record and the buffer's copy of it depends on where the JVM puts those arrays,
+ * and the benchmark's result moves with the heap flags (rfc/0002).
  */
 final class BufferInput {
   /** The bytes of a Schema1 record's wire prefix: header, bucket, key length, row length. */
