@@ -16,7 +16,6 @@ public final class Main {
     switch (command) {
       case "jmh" -> org.openjdk.jmh.Main.main(rest);
       case "quickstart" -> dev.mortar.benchmark.quickstart.QuickStart.main(rest);
-      case "serde-quickstart" -> dev.mortar.benchmark.serde.SerdeQuickstart.main(rest);
       case "e2e" -> dev.mortar.benchmark.e2e.Harness.main(rest);
       default -> {
         System.out.println("usage: java -jar mortar-benchmarks.jar <command> [args]");
@@ -24,8 +23,6 @@ public final class Main {
             "  jmh [JMH options]   run the JMH micro-benchmarks (-h for JMH's help)");
         System.out.println(
             "  quickstart [flags]  DataGen upserts into a fresh local MOR table, read back by Hudi");
-        System.out.println(
-            "  serde-quickstart    a quick serde benchmark: records/ms and bytes/record");
         System.out.println(
             "  e2e [flags]         the end-to-end upsert benchmark (--help lists the flags)");
         if (!command.equals("help")) {

@@ -49,16 +49,10 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code flinkSortBufferNoDedup}: (c) Hudi 1.1's buffer, Flink's {@code
  *       BinaryInMemorySortBuffer} in natural order over a heap page pool; it does not de-duplicate
  *       (Hudi 1.1's default), so compare it with {@code mortarNoDedup}.
- *   <li>{@code minimalEntryBufferNoDedup}: a yardstick, not a baseline: {@link MinimalEntryBuffer}
- *       stores Mortar's entries with none of a real buffer's bookkeeping, so the gap to {@code
- *       mortarNoDedup} is what that bookkeeping costs.
- *   <li>{@code copyFloor}: not a buffer: each record's row copied once into pages, nothing else
- *       ({@link BufferInput#copyRowsTo}). No buffer that holds copies of the rows cycles faster;
- *       where the buffers run close to it, the copy is what they wait on.
  * </ul>
  *
- * <p>Warm-up is 10 s: (c)'s compiled code keeps getting faster for longer than 4 s, and a shorter
- * warm-up measured it 15 % slow (rfc/0002).
+ * <p>Warm-up is 10 s: (c)'s compiled code keeps getting faster for longer than 4 s, so a shorter
+ * warm-up measures it too slow (rfc/0002).
  */
 @OperationsPerInvocation(BufferBenchmark.RECORDS)
 @Warmup(iterations = 5, time = 2)
@@ -83,7 +77,6 @@ public class BufferBenchmark extends ThroughputBenchmark {
   private BucketBuffer dedupBuffer;
   private BucketBuffer onReadBuffer;
   private BucketBuffer plainBuffer;
-  private MinimalEntryBuffer minimalBuffer;
 
   private final List<HeldRow> heldRows = new ArrayList<>();
   private final Map<BinaryStringData, Integer> heldIndex = new HashMap<>();
@@ -95,9 +88,6 @@ public class BufferBenchmark extends ThroughputBenchmark {
 
   private BinaryInMemorySortBuffer sortBuffer;
   private BinaryRowData sortReuse;
-
-  /** The pages {@link #copyFloor} copies rows into, allocated as first reached. */
-  private final byte[][] copyFloorPages = new byte[(int) (BUDGET / PAGE_SIZE)][];
 
   /** A copied record of baseline (a). */
   private record HeldRow(
@@ -112,9 +102,6 @@ public class BufferBenchmark extends ThroughputBenchmark {
     dedupBuffer = pool.newBuffer("dedup", Deduplication.ON_APPEND);
     onReadBuffer = pool.newBuffer("on-read", Deduplication.ON_READ);
     plainBuffer = pool.newBuffer("plain", Deduplication.OFF);
-    minimalBuffer =
-        new MinimalEntryBuffer(
-            PAGE_SIZE, (int) (BUDGET / PAGE_SIZE), schema.rowType().getFieldCount());
 
     RowType rowType = schema.rowType();
     avroSchema = AvroSchemaConverter.convertToSchema(rowType);
@@ -152,18 +139,6 @@ public class BufferBenchmark extends ThroughputBenchmark {
     input.appendTo(buffer);
     BufferReads.readAll(buffer, blackhole);
     buffer.clear();
-  }
-
-  @Benchmark
-  public void minimalEntryBufferNoDedup(Blackhole blackhole) {
-    input.appendTo(minimalBuffer);
-    BufferReads.readAll(minimalBuffer, blackhole);
-    minimalBuffer.clear();
-  }
-
-  @Benchmark
-  public void copyFloor(Blackhole blackhole) {
-    blackhole.consume(input.copyRowsTo(copyFloorPages, PAGE_SIZE));
   }
 
   @Benchmark

@@ -25,10 +25,9 @@ import org.apache.flink.table.types.logical.RowType;
  * keySpace} values, so with more records than keys some records replace an earlier one of their
  * key.
  *
- * <p>Until the twelfth session each record had an array of its own. Then the distance between a
- * record and the buffer's copy of it moved in steps fixed by how the JVM laid out those arrays, and
- * the result with it: with {@code -Xms1g -Xmx1g} Mortar ran at half the speed it had with {@code
- * -Xmx1g} alone (rfc/0002). One array, as the shuffle delivers rows, has no such steps.
+ * <p>The records share one array, as the shuffle delivers them: with an array per record, the
+ * distance between a record and the buffer's copy of it depends on where the JVM puts those arrays,
+ * and the benchmark's result moves with the heap flags (rfc/0002).
  */
 final class BufferInput {
   /** The bytes of a Schema1 record's wire prefix: header, bucket, key length, row length. */
@@ -90,14 +89,6 @@ final class BufferInput {
     }
   }
 
-  /** Appends every record to {@code buffer}, in order, its index as the ordering value. */
-  void appendTo(MinimalEntryBuffer buffer) {
-    for (int i = 0; i < keyOffsets.length; i++) {
-      pointAt(i);
-      buffer.append(key, i, Operation.UPDATE, row);
-    }
-  }
-
   /**
    * Writes every record's row to {@code buffer}, in order.
    *
@@ -110,42 +101,6 @@ final class BufferInput {
         throw new IllegalStateException("benchmark budget too small: sort buffer full at " + i);
       }
     }
-  }
-
-  /**
-   * Copies every record's row into {@code pages}, back to back in record order; a row that does not
-   * fit in the rest of a page starts the next, and a page is allocated when first reached. This is
-   * not a buffer but the least work any buffer that holds copies of the rows must do: one copy per
-   * row, with no header, no index and no reading back (rfc/0002, "the copy floor").
-   *
-   * @return the bytes copied
-   * @throws IllegalStateException when a row is larger than a page or the pages run out
-   */
-  long copyRowsTo(byte[][] pages, int pageSize) {
-    byte[] source = records[0].getArray();
-    int page = 0;
-    int position = 0;
-    long copied = 0;
-    for (int i = 0; i < keyOffsets.length; i++) {
-      int length = rowLengths[i];
-      if (position + length > pageSize) {
-        if (length > pageSize || page + 1 == pages.length) {
-          throw new IllegalStateException(
-              String.format(
-                  "copy floor: no page left for row %d of %d bytes (%d pages of %d bytes)",
-                  i, length, pages.length, pageSize));
-        }
-        page++;
-        position = 0;
-      }
-      if (pages[page] == null) {
-        pages[page] = new byte[pageSize];
-      }
-      System.arraycopy(source, keyOffsets[i] + keyLengths[i], pages[page], position, length);
-      position += length;
-      copied += length;
-    }
-    return copied;
   }
 
   BinaryRowData row() {

@@ -24,14 +24,6 @@ final class BufferReads {
     }
   }
 
-  static void readAll(MinimalEntryBuffer buffer, Blackhole blackhole) {
-    buffer.rewind();
-    while (buffer.next()) {
-      blackhole.consume(buffer.key());
-      blackhole.consume(buffer.row());
-    }
-  }
-
   /** Reads {@code buffer} with the reused row {@code reuse}. */
   static void readAll(BinaryInMemorySortBuffer buffer, BinaryRowData reuse, Blackhole blackhole)
       throws IOException {

@@ -15,12 +15,11 @@ import org.apache.flink.table.types.logical.RowType;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Mortar's shuffle as the writer runs it since the seventh session: the sender adds each shuffle
- * row to a {@link MortarRowBatch} and sends the batch once it holds {@link
- * ShuffleBatcher#BATCH_BYTES} (the last one at the end); the receiver deserializes each batch
- * without reuse, as Flink's network input does, reads its rows as views with a {@link
- * MortarRowBatchReader} and recycles it, as the write task does. All rows go to one task, so they
- * come back in order.
+ * Mortar's shuffle as the writer runs it: the sender adds each shuffle row to a {@link
+ * MortarRowBatch} and sends the batch once it holds {@link ShuffleBatcher#BATCH_BYTES} (the last
+ * one at the end); the receiver deserializes each batch without reuse, as Flink's network input
+ * does, reads its rows as views with a {@link MortarRowBatchReader} and recycles it, as the write
+ * task does. All rows go to one task, so they come back in order.
  */
 final class BatchedMortarCase implements ShuffleCase {
   private final MortarRowSerializer rows;

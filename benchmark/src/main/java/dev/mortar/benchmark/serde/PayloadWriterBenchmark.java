@@ -21,8 +21,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * The writer's payload step, in ns per record: the workload's rows, as Flink's internal objects
  * ({@code GenericRowData}), made into binary rows by Mortar's {@link PayloadWriter} (no padding
- * after strings) or by Flink's own writer through {@code RowDataSerializer.toBinaryRow}, which the
- * step mirrored until the fifteenth session. Both reuse one output row.
+ * after strings) or by Flink's own writer through {@code RowDataSerializer.toBinaryRow}, the
+ * baseline. Both reuse one output row.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -41,7 +41,7 @@ public enum SerdeContender {
   },
   /**
    * {@link MortarRow}s in {@code MortarRowBatch}es of 8 KiB, read back as views: the writer's
-   * shuffle since the seventh session.
+   * shuffle.
    */
   MORTAR_BATCHED {
     @Override

@@ -2,16 +2,14 @@ package dev.mortar.benchmark.buffer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.benchmark.JmhSmoke;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * CI smoke: every buffer benchmark runs in-process for a moment on Schema1 rows and reports a
@@ -27,16 +25,12 @@ class BufferBenchmarkSmokeTest {
             "mortarDedup",
             "mortarDedupOnRead",
             "mortarNoDedup",
-            "minimalEntryBufferNoDedup",
-            "copyFloor",
             "copiesInArrayList",
             "avroGenericRecords",
             "flinkSortBufferNoDedup");
     assertThat(bytesPerRecord.get("mortarDedup")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("mortarDedupOnRead")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("mortarNoDedup")).isLessThan(8.0);
-    assertThat(bytesPerRecord.get("minimalEntryBufferNoDedup")).isLessThan(8.0);
-    assertThat(bytesPerRecord.get("copyFloor")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("copiesInArrayList")).isGreaterThan(100.0);
   }
 
@@ -54,25 +48,15 @@ class BufferBenchmarkSmokeTest {
    * each reports a throughput, and returns the bytes each allocated per record, by benchmark name.
    */
   private static Map<String, Double> smokeRun(Class<?> benchmarkClass) throws Exception {
-    System.setProperty("jmh.ignoreLock", "true"); // other JMH runs on a shared machine
     Collection<RunResult> results =
-        new Runner(
-                new OptionsBuilder()
-                    .include(benchmarkClass.getName() + "\\.")
-                    .param("schema", "SCHEMA1")
-                    .forks(0)
-                    .warmupIterations(1)
-                    .warmupTime(TimeValue.milliseconds(200))
-                    .measurementIterations(1)
-                    .measurementTime(TimeValue.milliseconds(300))
-                    .addProfiler(GCProfiler.class)
-                    .verbosity(VerboseMode.SILENT)
-                    .build())
-            .run();
+        JmhSmoke.run(
+            JmhSmoke.options(benchmarkClass.getName() + "\\.", TimeValue.milliseconds(300))
+                .param("schema", "SCHEMA1")
+                .warmupTime(TimeValue.milliseconds(200))
+                .addProfiler(GCProfiler.class));
     Map<String, Double> bytesPerRecord = new HashMap<>();
     for (RunResult result : results) {
       String name = result.getParams().getBenchmark().replaceAll(".*\\.", "");
-      assertThat(result.getPrimaryResult().getScore()).as(name).isPositive();
       bytesPerRecord.put(name, result.getSecondaryResults().get("gc.alloc.rate.norm").getScore());
     }
     return bytesPerRecord;

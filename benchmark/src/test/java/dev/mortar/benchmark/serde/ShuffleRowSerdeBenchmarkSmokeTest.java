@@ -2,11 +2,9 @@ package dev.mortar.benchmark.serde;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Collection;
+import dev.mortar.benchmark.JmhSmoke;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
@@ -16,16 +14,11 @@ class ShuffleRowSerdeBenchmarkSmokeTest {
   @ParameterizedTest
   @ValueSource(strings = {"roundTrip", "buildAndRoundTrip"})
   void everyCombinationProducesAThroughput(String method) throws Exception {
-    // JMH's lock only guards the fidelity of figures; other modules' smoke tests may hold it.
-    System.setProperty("jmh.ignoreLock", "true");
-    Collection<RunResult> results =
-        new Runner(SerdeQuickstart.options(method, TimeValue.milliseconds(50))).run();
-
-    assertThat(results).hasSize(2 * SerdeContender.values().length);
-    for (RunResult result : results) {
-      assertThat(result.getPrimaryResult().getScore())
-          .as(result.getParams().toString())
-          .isPositive();
-    }
+    assertThat(
+            JmhSmoke.run(
+                JmhSmoke.options(
+                    ShuffleRowSerdeBenchmark.class.getName() + "\\." + method + "$",
+                    TimeValue.milliseconds(50))))
+        .hasSize(2 * SerdeContender.values().length);
   }
 }
