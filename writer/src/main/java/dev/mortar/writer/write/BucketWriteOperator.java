@@ -2,18 +2,19 @@ package dev.mortar.writer.write;
 
 import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.BufferCursor;
+import dev.mortar.buffer.BufferOptions;
 import dev.mortar.logformat.BlockBuffer;
 import dev.mortar.logformat.LogFileStat;
 import dev.mortar.logformat.LogFileWriter;
 import dev.mortar.logformat.LogWriterOptions;
 import dev.mortar.serde.MortarRow;
 import dev.mortar.serde.Operation;
-import dev.mortar.writer.MortarOptions;
-import dev.mortar.writer.SinkSettings;
-import dev.mortar.writer.TableFileSystems;
-import dev.mortar.writer.assign.OrderingField;
 import dev.mortar.writer.coordinator.InstantClient;
+import dev.mortar.writer.input.OrderingField;
+import dev.mortar.writer.input.WriteInput;
+import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.HudiTable;
+import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.WriteStat;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -136,7 +137,7 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
       if (victim.isEmpty() && slot.buffer().recordCount() == 0) {
         throw new IllegalStateException(
             "the write buffer is full with no bucket to flush; raise '"
-                + MortarOptions.BUFFER_MEMORY.key()
+                + BufferOptions.MEMORY.key()
                 + "' ("
                 + settings.bufferBytes()
                 + " bytes)");

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
-import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.MortarSink;
+import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -1,6 +1,7 @@
-package dev.mortar.writer.assign;
+package dev.mortar.writer.input;
 
 import dev.mortar.logformat.OrderingValue;
+import dev.mortar.writer.options.WriterOptions;
 import java.io.Serializable;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
@@ -41,7 +42,11 @@ public final class OrderingField implements Serializable {
     int position = rowType.getFieldIndex(name);
     if (position < 0) {
       throw new IllegalArgumentException(
-          "ordering.field '" + name + "' is not a column; columns are " + rowType.getFieldNames());
+          WriterOptions.ORDERING_FIELD.key()
+              + " '"
+              + name
+              + "' is not a column; columns are "
+              + rowType.getFieldNames());
     }
     LogicalType type = rowType.getTypeAt(position);
     switch (type.getTypeRoot()) {
@@ -49,7 +54,8 @@ public final class OrderingField implements Serializable {
       case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
         if (precision(type) > 6) {
           throw new IllegalArgumentException(
-              "ordering.field '"
+              WriterOptions.ORDERING_FIELD.key()
+                  + " '"
                   + name
                   + "' has type "
                   + type
@@ -58,7 +64,8 @@ public final class OrderingField implements Serializable {
       }
       default ->
           throw new IllegalArgumentException(
-              "ordering.field '"
+              WriterOptions.ORDERING_FIELD.key()
+                  + " '"
                   + name
                   + "' has type "
                   + type

@@ -1,15 +1,17 @@
-package dev.mortar.writer;
+package dev.mortar.writer.settings;
 
 import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.BufferOptions;
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.logformat.LogFormatOptions;
 import dev.mortar.logformat.LogWriterOptions;
 import dev.mortar.logformat.ParquetCodec;
-import dev.mortar.writer.MortarOptions.NullKeyPolicy;
-import dev.mortar.writer.assign.KeyFields;
-import dev.mortar.writer.assign.OrderingField;
+import dev.mortar.writer.input.KeyFields;
+import dev.mortar.writer.input.OrderingField;
+import dev.mortar.writer.options.NullKeyPolicy;
+import dev.mortar.writer.options.WriterOptions;
 import dev.mortar.writer.table.TableSettings;
 import java.io.Serializable;
 import java.util.List;
@@ -19,9 +21,9 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The sink's settings, resolved and validated once when the job is built (from {@link
- * MortarOptions} plus the schema's keys) and shipped to every operator. Every check fails with the
- * value found, what is allowed and the option to change.
+ * The sink's settings, resolved and validated once when the job is built (from the options of every
+ * module, {@code MortarOptions}, plus the schema's keys) and shipped to every operator. Every check
+ * fails with the value found, what is allowed and the option to change.
  */
 public final class SinkSettings implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -59,35 +61,34 @@ public final class SinkSettings implements Serializable {
       String tableName) {
     this.basePath =
         options
-            .getOptional(MortarOptions.PATH)
+            .getOptional(WriterOptions.PATH)
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(
-                        "option 'path' (the table base path) is required"));
+                        "option '"
+                            + WriterOptions.PATH.key()
+                            + "' (the table base path) is required"));
     this.tableName = tableName;
     this.rowType = rowType;
     this.recordKeyFields = List.copyOf(recordKeyFields);
     this.partitionFields = List.copyOf(partitionFields);
-    this.orderingField = options.get(MortarOptions.ORDERING_FIELD);
-    this.buckets = options.get(MortarOptions.BUCKETS);
-    this.parallelism = options.get(MortarOptions.SINK_PARALLELISM);
-    this.bufferBytes = options.get(MortarOptions.BUFFER_MEMORY).getBytes();
-    this.batchBytes = options.get(MortarOptions.WRITE_BATCH_SIZE).getBytes();
-    this.pageSize = options.get(MortarOptions.BUFFER_PAGE_SIZE).getBytes();
-    this.offHeap = options.get(MortarOptions.BUFFER_OFF_HEAP);
-    this.deduplication = options.get(MortarOptions.BUFFER_DEDUPLICATION);
-    this.nullKeyPolicy = options.get(MortarOptions.NULL_KEY_POLICY);
-    this.blockFormat = options.get(MortarOptions.LOG_BLOCK_FORMAT);
-    this.parquetCodec = options.get(MortarOptions.LOG_PARQUET_CODEC);
-    this.parquetDictionary = options.get(MortarOptions.LOG_PARQUET_DICTIONARY);
-    this.directIo = options.get(MortarOptions.LOG_DIRECT_IO);
-    this.maxFileBytes = options.get(MortarOptions.LOG_MAX_FILE_SIZE).getBytes();
+    this.orderingField = options.get(WriterOptions.ORDERING_FIELD);
+    this.buckets = options.get(WriterOptions.BUCKETS);
+    this.parallelism = options.get(WriterOptions.SINK_PARALLELISM);
+    this.bufferBytes = options.get(BufferOptions.MEMORY).getBytes();
+    this.batchBytes = options.get(WriterOptions.WRITE_BATCH_SIZE).getBytes();
+    this.pageSize = options.get(BufferOptions.PAGE_SIZE).getBytes();
+    this.offHeap = options.get(BufferOptions.OFF_HEAP);
+    this.deduplication = options.get(BufferOptions.DEDUPLICATION);
+    this.nullKeyPolicy = options.get(WriterOptions.NULL_KEY_POLICY);
+    this.blockFormat = options.get(LogFormatOptions.BLOCK_FORMAT);
+    this.parquetCodec = options.get(LogFormatOptions.PARQUET_CODEC);
+    this.parquetDictionary = options.get(LogFormatOptions.PARQUET_DICTIONARY);
+    this.directIo = options.get(LogFormatOptions.DIRECT_IO);
+    this.maxFileBytes = options.get(LogFormatOptions.MAX_FILE_SIZE).getBytes();
     this.maxBlockBytes =
-        options
-            .getOptional(MortarOptions.LOG_MAX_BLOCK_SIZE)
-            .map(MemorySize::getBytes)
-            .orElse(null);
-    this.populateMetaFields = options.get(MortarOptions.POPULATE_META_FIELDS);
+        options.getOptional(LogFormatOptions.MAX_BLOCK_SIZE).map(MemorySize::getBytes).orElse(null);
+    this.populateMetaFields = options.get(WriterOptions.POPULATE_META_FIELDS);
   }
 
   /**
@@ -102,7 +103,7 @@ public final class SinkSettings implements Serializable {
       List<String> recordKeyFields,
       List<String> partitionFields,
       String defaultTableName) {
-    String tableName = options.getOptional(MortarOptions.TABLE_NAME).orElse(defaultTableName);
+    String tableName = options.getOptional(WriterOptions.TABLE_NAME).orElse(defaultTableName);
     SinkSettings settings =
         new SinkSettings(options, rowType, recordKeyFields, partitionFields, tableName);
     settings.validate();
@@ -111,25 +112,30 @@ public final class SinkSettings implements Serializable {
 
   private void validate() {
     if (buckets <= 0) {
-      throw new IllegalArgumentException("option 'buckets' must be > 0, got " + buckets);
+      throw new IllegalArgumentException(
+          "option '" + WriterOptions.BUCKETS.key() + "' must be > 0, got " + buckets);
     }
     if (parallelism != null && parallelism <= 0) {
       throw new IllegalArgumentException(
-          "option 'sink.parallelism' must be > 0, got " + parallelism);
+          "option '" + WriterOptions.SINK_PARALLELISM.key() + "' must be > 0, got " + parallelism);
     }
     if (batchBytes <= 0) {
       throw new IllegalArgumentException(
-          "option 'write.batch-size' must be > 0, got " + batchBytes + " bytes");
+          "option '"
+              + WriterOptions.WRITE_BATCH_SIZE.key()
+              + "' must be > 0, got "
+              + batchBytes
+              + " bytes");
     }
     newPagePool().close();
     if (bufferBytes < 3L * pageSize) {
       throw new IllegalArgumentException(
           "option '"
-              + MortarOptions.BUFFER_MEMORY.key()
+              + BufferOptions.MEMORY.key()
               + "' ("
               + bufferBytes
               + " bytes) must hold at least 3 pages of '"
-              + MortarOptions.BUFFER_PAGE_SIZE.key()
+              + BufferOptions.PAGE_SIZE.key()
               + "' ("
               + pageSize
               + " bytes)");
@@ -138,7 +144,9 @@ public final class SinkSettings implements Serializable {
       throw new IllegalArgumentException(
           "table name '"
               + tableName
-              + "' must be a valid Avro name ([A-Za-z_][A-Za-z0-9_]*); set option 'table.name'");
+              + "' must be a valid Avro name ([A-Za-z_][A-Za-z0-9_]*); set option '"
+              + WriterOptions.TABLE_NAME.key()
+              + "'");
     }
     if (rowType.getFieldCount() > BucketBuffer.MAX_ROW_FIELDS) {
       throw new IllegalArgumentException(

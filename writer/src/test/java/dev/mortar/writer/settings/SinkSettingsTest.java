@@ -1,8 +1,9 @@
-package dev.mortar.writer;
+package dev.mortar.writer.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.it.Changelog;
 import java.nio.file.Path;
 import org.apache.flink.configuration.MemorySize;
