@@ -3,8 +3,12 @@ package dev.mortar.logformat;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.ReadableConfig;
 
-/** The options of the log writer ({@code log.*}). */
+/**
+ * The options of the log writer ({@code log.*}), declared with their defaults once, here; {@link
+ * #builder} turns a configuration into the {@link LogWriterOptions} they set.
+ */
 public final class LogFormatOptions {
   public static final ConfigOption<LogBlockFormat> BLOCK_FORMAT =
       ConfigOptions.key("log.block.format")
@@ -51,4 +55,23 @@ public final class LogFormatOptions {
                   + " HDFS, files go through Hadoop's file system as with 'false'.");
 
   private LogFormatOptions() {}
+
+  /**
+   * The log writer's options as {@code config} sets them; the caller adds what comes from the table
+   * (meta fields, Avro record name), and {@link LogWriterOptions.Builder#build()} fails naming the
+   * option of a bad value.
+   */
+  public static LogWriterOptions.Builder builder(ReadableConfig config) {
+    LogWriterOptions.Builder builder =
+        LogWriterOptions.builder()
+            .blockFormat(config.get(BLOCK_FORMAT))
+            .parquetCodec(config.get(PARQUET_CODEC))
+            .parquetDictionary(config.get(PARQUET_DICTIONARY))
+            .directIo(config.get(DIRECT_IO))
+            .maxFileSizeBytes(config.get(MAX_FILE_SIZE).getBytes());
+    config
+        .getOptional(MAX_BLOCK_SIZE)
+        .ifPresent(size -> builder.maxBlockSizeBytes(size.getBytes()));
+    return builder;
+  }
 }

@@ -13,8 +13,10 @@ import org.apache.flink.configuration.MemorySize;
 
 /**
  * Every option of the Mortar sink, shared by the SQL connector ({@code 'connector' = 'mortar'}) and
- * the {@link MortarSink} builder. The README's "Options" table is rendered from these descriptions
- * ({@code OptionsTableTest} fails when it drifts).
+ * the {@link MortarSink} builder. Each is declared, with its default and description, by the module
+ * that reads it ({@link WriterOptions}, {@link LogFormatOptions}, {@link BufferOptions}); this
+ * class only gathers them. The README's "Options" table is rendered from these descriptions ({@code
+ * OptionsTableTest} fails when it drifts).
  */
 public final class MortarOptions {
   private MortarOptions() {}
