@@ -53,25 +53,19 @@ public final class OrderingField implements Serializable {
       case TINYINT, SMALLINT, INTEGER, BIGINT, DATE, DOUBLE -> {}
       case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
         if (precision(type) > 6) {
-          throw new IllegalArgumentException(
-              WriterOptions.ORDERING_FIELD.key()
-                  + " '"
-                  + name
-                  + "' has type "
-                  + type
-                  + "; timestamps need precision <= 6");
+          throw wrongType(name, type, "timestamps need precision <= 6");
         }
       }
       default ->
-          throw new IllegalArgumentException(
-              WriterOptions.ORDERING_FIELD.key()
-                  + " '"
-                  + name
-                  + "' has type "
-                  + type
-                  + "; it must be TINYINT, SMALLINT, INT, BIGINT, DATE, TIMESTAMP or DOUBLE");
+          throw wrongType(
+              name, type, "it must be TINYINT, SMALLINT, INT, BIGINT, DATE, TIMESTAMP or DOUBLE");
     }
     return new OrderingField(position, type);
+  }
+
+  private static IllegalArgumentException wrongType(String name, LogicalType type, String rule) {
+    return new IllegalArgumentException(
+        WriterOptions.ORDERING_FIELD.key() + " '" + name + "' has type " + type + "; " + rule);
   }
 
   /** The order-preserving long of the row's ordering value (0 for none or null). */
