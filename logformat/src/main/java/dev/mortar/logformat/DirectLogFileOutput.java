@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A local log file written with direct I/O ({@code O_DIRECT}): the bytes go to the disk without
- * being copied into the kernel's page cache. On the benchmark machine a buffered write costs about
- * 2.2 ns of system CPU per byte and a direct one 0.13 ns (rfc/0003, "Writing the bytes"); the
- * written file is not kept in memory, which a write-once log file does not need.
+ * being copied into the kernel's page cache, which is most of the system CPU a buffered write costs
+ * (rfc/0003, "Writing the bytes", has the measurements); the written file is not kept in memory,
+ * which a write-once log file does not need.
  *
  * <p>Direct I/O wants every write to start at a multiple of the file system's block size and to be
  * a multiple of it long, from memory aligned the same way. Bytes collect in a direct staging buffer

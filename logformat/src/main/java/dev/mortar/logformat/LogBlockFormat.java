@@ -24,12 +24,12 @@ public enum LogBlockFormat {
   }
 
   /**
-   * The block size when none is set (rfc/0003 "Block size"). Avro blocks are cut at 8 MiB, where
-   * Hudi cuts at 128 MiB ({@code write.log_block.size}): a block is encoded whole into one array
-   * before it is written, so the block size is memory a write task holds outside its page pool, and
-   * at 8 MiB that array is allocated once, at full size, and never grows. Parquet blocks keep
-   * Hudi's 128 MiB: parquet-mr starts each block's dictionaries and pages anew, which cost 25 %
-   * more CPU per row at 8 MiB.
+   * The block size when none is set. Avro blocks are cut at 8 MiB, where Hudi cuts at 128 MiB
+   * ({@code write.log_block.size}): a block is encoded whole into one array before it is written,
+   * so the block size is memory a write task holds outside its page pool, and at 8 MiB that array
+   * is allocated once, at full size, and never grows. Parquet blocks keep Hudi's 128 MiB:
+   * parquet-mr starts each block's dictionaries and pages anew, so smaller Parquet blocks cost more
+   * CPU per row (rfc/0003 "Block size" has the figures).
    */
   public long defaultMaxBlockSizeBytes() {
     return defaultMaxBlockSizeBytes;

@@ -20,7 +20,7 @@ import java.util.Arrays;
  *  22      H     header map: int32 count, then per entry
  *                  int32 key ordinal (INSTANT_TIME 0, SCHEMA 2), int32 length, UTF-8 bytes
  *  22+H    8     N = content length
- *  30+H    N     content (AvroBlockBuilder, ParquetBlockBuilder, DeleteBlockEncoder)
+ *  30+H    N     content (AvroBlockBuilder, ParquetBlockBuilder, DeleteBlockBuilder)
  *  30+H+N  4     footer map: always empty, int32 0
  *  34+H+N  8     reverse pointer = L + 6 (block size without this field)
  *

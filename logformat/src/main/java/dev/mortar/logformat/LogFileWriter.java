@@ -32,8 +32,8 @@ public final class LogFileWriter implements Closeable {
   /**
    * The output buffer asked of the file system. Hadoop's local file system hands its 512-byte
    * checksum chunks on in groups of 4.6 KB, and with its default 4 KB buffer each group becomes one
-   * {@code write(2)}: 1.64 ns per byte written on the benchmark machine, against 0.83 ns with this
-   * buffer ({@code LocalFileWriteBenchmark}, rfc/0003 "Writing the bytes"). HDFS ignores the value.
+   * {@code write(2)}, which costs the kernel more per byte than large writes; this buffer collects
+   * them (rfc/0003 "Writing the bytes" has the measurements). HDFS ignores the value.
    */
   static final int OUTPUT_BUFFER_BYTES = 64 * 1024;
 
@@ -45,7 +45,6 @@ public final class LogFileWriter implements Closeable {
   private final String writeToken;
   private final LogWriterOptions options;
   private final Schema schema;
-  private final Schema schemaWithoutMetaFields;
   private final byte[] header;
   private final MetaFieldValues metaFields;
   private final DataBlockBuilder dataBlock;
@@ -109,7 +108,6 @@ public final class LogFileWriter implements Closeable {
     this.writeToken = writeToken;
     this.options = options;
     this.schema = AvroSchemas.of(rowType, options.avroRecordName(), options.metaFields());
-    this.schemaWithoutMetaFields = AvroSchemas.of(rowType, options.avroRecordName(), false);
     this.header = LogBlockLayout.header(instantTime, schema.toString());
     MetaFieldValues meta = new MetaFieldValues(instantTime, writeToken, partitionPath, fileId);
     this.metaFields = options.metaFields() ? meta : null;
@@ -129,11 +127,6 @@ public final class LogFileWriter implements Closeable {
   /** The schema in every block's SCHEMA header (with meta fields when they are on). */
   public Schema avroSchema() {
     return schema;
-  }
-
-  /** The table schema without meta fields (what commit metadata's {@code schema} holds). */
-  public Schema avroSchemaWithoutMetaFields() {
-    return schemaWithoutMetaFields;
   }
 
   /**

@@ -4,13 +4,17 @@ import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
- * Immutable options of a {@link LogFileWriter}. Defaults are Hudi 1.1's Flink defaults — 1 GiB
- * files ({@code write.log.max.size}), Avro blocks, meta fields populated — except the size of Avro
- * blocks ({@link LogBlockFormat#defaultMaxBlockSizeBytes()}).
+ * Immutable options of a {@link LogFileWriter}. The {@code log.*} ones are declared, with their
+ * defaults, in {@link LogFormatOptions}, which builds these from a configuration; the defaults are
+ * Hudi 1.1's Flink defaults — 1 GiB files ({@code write.log.max.size}), Avro blocks — except the
+ * size of Avro blocks ({@link LogBlockFormat#defaultMaxBlockSizeBytes()}). The other two come from
+ * the table: meta fields populated (Hudi's default) and the Avro record name.
  */
 public final class LogWriterOptions {
-  public static final long DEFAULT_MAX_FILE_SIZE_BYTES = 1L << 30;
-  public static final String DEFAULT_AVRO_RECORD_NAME = "record";
+  private static final String DEFAULT_AVRO_RECORD_NAME = "record";
+
+  /** A block's length is read back as an int by Hudi; this leaves room for header and framing. */
+  private static final long MAX_BLOCK_SIZE_LIMIT = Integer.MAX_VALUE - (64L << 20);
 
   /** Room in a new content buffer for the record that takes a block past its size. */
   private static final int CROSSING_RECORD_ROOM = 64 << 10;
@@ -140,16 +144,19 @@ public final class LogWriterOptions {
         + '}';
   }
 
-  /** Builder; {@link #build()} validates. */
+  /**
+   * Builder, starting from the defaults of {@link LogFormatOptions}; {@link #build()} validates and
+   * names the option of a bad value.
+   */
   public static final class Builder {
-    private long maxFileSizeBytes = DEFAULT_MAX_FILE_SIZE_BYTES;
+    private long maxFileSizeBytes = LogFormatOptions.MAX_FILE_SIZE.defaultValue().getBytes();
     @Nullable private Long maxBlockSizeBytes;
-    private LogBlockFormat blockFormat = LogBlockFormat.AVRO;
-    private ParquetCodec parquetCodec = ParquetCodec.SNAPPY;
+    private LogBlockFormat blockFormat = LogFormatOptions.BLOCK_FORMAT.defaultValue();
+    private ParquetCodec parquetCodec = LogFormatOptions.PARQUET_CODEC.defaultValue();
     private boolean metaFields = true;
     private String avroRecordName = DEFAULT_AVRO_RECORD_NAME;
-    private boolean parquetDictionary = true;
-    private boolean directIo = true;
+    private boolean parquetDictionary = LogFormatOptions.PARQUET_DICTIONARY.defaultValue();
+    private boolean directIo = LogFormatOptions.DIRECT_IO.defaultValue();
 
     private Builder() {}
 
@@ -197,16 +204,22 @@ public final class LogWriterOptions {
     public LogWriterOptions build() {
       if (maxFileSizeBytes <= 0) {
         throw new IllegalArgumentException(
-            "maxFileSizeBytes must be positive, got " + maxFileSizeBytes);
+            "'"
+                + LogFormatOptions.MAX_FILE_SIZE.key()
+                + "' must be positive, got "
+                + maxFileSizeBytes
+                + " bytes");
       }
-      // A block's length is read back as an int by Hudi; leave room for header and framing.
-      long blockLimit = Integer.MAX_VALUE - (64L << 20);
-      if (maxBlockSizeBytes != null && (maxBlockSizeBytes <= 0 || maxBlockSizeBytes > blockLimit)) {
+      if (maxBlockSizeBytes != null
+          && (maxBlockSizeBytes <= 0 || maxBlockSizeBytes > MAX_BLOCK_SIZE_LIMIT)) {
         throw new IllegalArgumentException(
-            "maxBlockSizeBytes must be in [1, "
-                + blockLimit
-                + "] (Hudi reads block lengths as int), got "
-                + maxBlockSizeBytes);
+            "'"
+                + LogFormatOptions.MAX_BLOCK_SIZE.key()
+                + "' must be in [1, "
+                + MAX_BLOCK_SIZE_LIMIT
+                + "] bytes (Hudi reads block lengths as int), got "
+                + maxBlockSizeBytes
+                + " bytes");
       }
       if (avroRecordName.isEmpty() || avroRecordName.endsWith(".")) {
         throw new IllegalArgumentException(

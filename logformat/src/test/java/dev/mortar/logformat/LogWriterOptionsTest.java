@@ -3,6 +3,7 @@ package dev.mortar.logformat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.MapType;
@@ -42,10 +43,35 @@ class LogWriterOptionsTest {
   @Test
   void invalidSizesAreRejectedWithTheValue() {
     assertThatThrownBy(() -> LogWriterOptions.builder().maxFileSizeBytes(0).build())
-        .hasMessage("maxFileSizeBytes must be positive, got 0");
+        .hasMessage("'log.max-file-size' must be positive, got 0 bytes");
     assertThatThrownBy(() -> LogWriterOptions.builder().maxBlockSizeBytes(3L << 30).build())
-        .hasMessageContaining("maxBlockSizeBytes must be in [1, 2080374783]")
-        .hasMessageContaining("got 3221225472");
+        .hasMessage(
+            "'log.max-block-size' must be in [1, 2080374783] bytes (Hudi reads block lengths as"
+                + " int), got 3221225472 bytes");
+  }
+
+  @Test
+  void aConfigurationSetsEveryLogOption() {
+    var config = new org.apache.flink.configuration.Configuration();
+    config.set(LogFormatOptions.BLOCK_FORMAT, LogBlockFormat.PARQUET);
+    config.set(LogFormatOptions.PARQUET_CODEC, ParquetCodec.ZSTD);
+    config.set(LogFormatOptions.PARQUET_DICTIONARY, false);
+    config.set(LogFormatOptions.DIRECT_IO, false);
+    config.set(LogFormatOptions.MAX_FILE_SIZE, MemorySize.parse("2 mb"));
+    config.set(LogFormatOptions.MAX_BLOCK_SIZE, MemorySize.parse("1 mb"));
+    LogWriterOptions options = LogFormatOptions.builder(config).build();
+    assertThat(options.blockFormat()).isEqualTo(LogBlockFormat.PARQUET);
+    assertThat(options.parquetCodec()).isEqualTo(ParquetCodec.ZSTD);
+    assertThat(options.parquetDictionary()).isFalse();
+    assertThat(options.directIo()).isFalse();
+    assertThat(options.maxFileSizeBytes()).isEqualTo(2L << 20);
+    assertThat(options.maxBlockSizeBytes()).isEqualTo(1L << 20);
+    assertThat(
+            LogFormatOptions.builder(new org.apache.flink.configuration.Configuration())
+                .build()
+                .toString())
+        .as("an empty configuration gives the defaults")
+        .isEqualTo(LogWriterOptions.defaults().toString());
   }
 
   @Test

@@ -5,13 +5,15 @@ import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.logformat.ParquetCodec;
 import dev.mortar.serde.MortarRowBatch;
 import dev.mortar.serde.MortarRowBatchTypeInfo;
-import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.assign.BucketTaskSelector;
 import dev.mortar.writer.assign.ShuffleBatcher;
 import dev.mortar.writer.assign.ShuffleRowMaker;
 import dev.mortar.writer.commit.CommitOperator;
+import dev.mortar.writer.input.WriteInput;
+import dev.mortar.writer.options.NullKeyPolicy;
+import dev.mortar.writer.settings.SinkSettings;
+import dev.mortar.writer.table.ExistingTable;
 import dev.mortar.writer.write.BucketWriteOperatorFactory;
-import dev.mortar.writer.write.WriteInput;
 import dev.mortar.writer.write.WriteResult;
 import dev.mortar.writer.write.WriteResultTypeInfo;
 import java.util.List;
@@ -269,7 +271,7 @@ public final class MortarSink {
           path.replaceAll("/+$", "").replaceAll(".*/", "").replaceAll("[^A-Za-z0-9_]", "_");
       SinkSettings settings =
           SinkSettings.of(options, rowType, recordKey, partitionFields, defaultName);
-      ExistingTable.validate(settings);
+      ExistingTable.validate(settings.basePath(), settings.tableSettings(), settings.buckets());
       String prefix = uidPrefix;
       return new MortarSink(settings, name -> Optional.of(prefix + name));
     }

@@ -1,5 +1,7 @@
 package dev.mortar.writer.assign;
 
+import dev.mortar.writer.input.FieldRenderer;
+import dev.mortar.writer.input.KeyFields;
 import dev.mortar.writer.table.RecordKeys;
 import javax.annotation.Nullable;
 import org.apache.flink.core.memory.MemorySegment;

@@ -3,7 +3,7 @@ package dev.mortar.writer.assign;
 import dev.mortar.serde.MortarRow;
 import dev.mortar.serde.MortarRowBatch;
 import dev.mortar.serde.MortarRowSerializer;
-import dev.mortar.writer.SinkSettings;
+import dev.mortar.writer.settings.SinkSettings;
 import java.io.IOException;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;

@@ -3,12 +3,14 @@ package dev.mortar.writer.assign;
 import dev.mortar.serde.MortarRow;
 import dev.mortar.serde.Operation;
 import dev.mortar.serde.PayloadWriter;
-import dev.mortar.writer.MortarOptions.NullKeyPolicy;
-import dev.mortar.writer.SinkSettings;
+import dev.mortar.writer.input.KeyFields;
+import dev.mortar.writer.input.WriteInput;
+import dev.mortar.writer.options.NullKeyPolicy;
+import dev.mortar.writer.options.WriterOptions;
+import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.BucketIndex;
 import dev.mortar.writer.table.PartitionPaths;
 import dev.mortar.writer.table.RecordKeys;
-import dev.mortar.writer.write.WriteInput;
 import java.io.IOException;
 import javax.annotation.Nullable;
 import org.apache.flink.metrics.Counter;
@@ -86,7 +88,9 @@ public final class ShuffleRowMaker implements WriteInput<RowData> {
               + keyFields.names()
               + " are null or empty in row "
               + RowRenderer.render(row, settings.rowType())
-              + "; set 'null-key.policy' = 'drop' to drop and count such rows");
+              + "; set '"
+              + WriterOptions.NULL_KEY_POLICY.key()
+              + "' = 'drop' to drop and count such rows");
     }
     partitionValues = partitionFields.render(row, partitionValues);
     String partition = partitionPaths.build(partitionValues);

@@ -1,9 +1,9 @@
 package dev.mortar.writer.commit;
 
-import dev.mortar.writer.SinkSettings;
-import dev.mortar.writer.TableFileSystems;
 import dev.mortar.writer.commit.PendingCommits.Pending;
+import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.HudiTable;
+import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.Timeline;
 import dev.mortar.writer.table.WriteStat;
 import dev.mortar.writer.write.WriteResult;

@@ -1,9 +1,9 @@
 package dev.mortar.writer.coordinator;
 
-import dev.mortar.writer.BucketCount;
-import dev.mortar.writer.SinkSettings;
-import dev.mortar.writer.TableFileSystems;
+import dev.mortar.writer.settings.SinkSettings;
+import dev.mortar.writer.table.BucketCount;
 import dev.mortar.writer.table.HudiTable;
+import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.Timeline;
 import java.util.HashMap;
 import java.util.Map;

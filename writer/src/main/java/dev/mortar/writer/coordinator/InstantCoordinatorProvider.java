@@ -1,6 +1,6 @@
 package dev.mortar.writer.coordinator;
 
-import dev.mortar.writer.SinkSettings;
+import dev.mortar.writer.settings.SinkSettings;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
 

@@ -1,7 +1,7 @@
 package dev.mortar.writer.sql;
 
 import dev.mortar.writer.MortarSink;
-import dev.mortar.writer.SinkSettings;
+import dev.mortar.writer.settings.SinkSettings;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;

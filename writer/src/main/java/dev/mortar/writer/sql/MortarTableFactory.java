@@ -1,8 +1,8 @@
 package dev.mortar.writer.sql;
 
-import dev.mortar.writer.ExistingTable;
 import dev.mortar.writer.MortarOptions;
-import dev.mortar.writer.SinkSettings;
+import dev.mortar.writer.settings.SinkSettings;
+import dev.mortar.writer.table.ExistingTable;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -66,7 +66,7 @@ public final class MortarTableFactory implements DynamicTableSinkFactory {
       settings =
           SinkSettings.of(
               helper.getOptions(), rowType, primaryKey, table.getPartitionKeys(), tableName);
-      ExistingTable.validate(settings);
+      ExistingTable.validate(settings.basePath(), settings.tableSettings(), settings.buckets());
     } catch (RuntimeException e) {
       throw new ValidationException(
           "Invalid Mortar table '" + tableName + "': " + e.getMessage(), e);

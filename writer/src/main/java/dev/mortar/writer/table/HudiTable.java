@@ -25,6 +25,9 @@ import org.apache.hadoop.fs.Path;
  */
 public final class HudiTable {
   static final String META_FOLDER = ".hoodie";
+  private static final String AUX_FOLDER = ".aux";
+  private static final String TEMP_FOLDER = ".temp";
+  private static final String SCHEMA_FOLDER = ".schema";
 
   private final FileSystem fs;
   private final Path basePath;
@@ -38,7 +41,7 @@ public final class HudiTable {
     this.basePath = basePath;
     this.settings = settings;
     Path metaDir = new Path(basePath, META_FOLDER);
-    this.tempDir = new Path(metaDir, ".temp");
+    this.tempDir = new Path(metaDir, TEMP_FOLDER);
     this.timeline =
         new Timeline(
             fs, basePath, new Path(metaDir, TableProperties.TIMELINE_FOLDER), tempDir, clock);
@@ -51,7 +54,7 @@ public final class HudiTable {
   static HudiTable createOrValidate(
       FileSystem fs, Path basePath, TableSettings settings, Clock clock) {
     Path metaDir = new Path(basePath, META_FOLDER);
-    Path propertiesFile = new Path(metaDir, TableProperties.FILE_NAME);
+    Path propertiesFile = propertiesFile(basePath);
     try {
       if (!fs.exists(propertiesFile)) {
         create(fs, metaDir, propertiesFile, settings);
@@ -70,15 +73,25 @@ public final class HudiTable {
     for (Path dir :
         new Path[] {
           new Path(timelineDir, TableProperties.HISTORY_FOLDER),
-          new Path(metaDir, ".aux"),
-          new Path(metaDir, ".temp"),
-          new Path(metaDir, ".schema")
+          new Path(metaDir, AUX_FOLDER),
+          new Path(metaDir, TEMP_FOLDER),
+          new Path(metaDir, SCHEMA_FOLDER)
         }) {
       fs.mkdirs(dir);
     }
     // A concurrent creator may win the rename; validation then checks its file instead.
     PropertiesFile.publish(
-        fs, new Path(metaDir, ".temp"), propertiesFile, TableProperties.of(settings), null);
+        fs, new Path(metaDir, TEMP_FOLDER), propertiesFile, TableProperties.of(settings), null);
+  }
+
+  /** The table's {@code hoodie.properties}; the table exists once it does. */
+  static Path propertiesFile(Path basePath) {
+    return new Path(new Path(basePath, META_FOLDER), TableProperties.FILE_NAME);
+  }
+
+  /** Hudi's auxiliary folder, which its readers ignore: where Mortar keeps its own files. */
+  static Path auxFolder(Path basePath) {
+    return new Path(new Path(basePath, META_FOLDER), AUX_FOLDER);
   }
 
   public Timeline timeline() {

@@ -24,10 +24,11 @@ import org.apache.hadoop.fs.RemoteIterator;
  * </pre>
  *
  * A log file is visible to Hudi's readers iff the instant in its name has a completed file, so the
- * rename in {@link #complete} is the commit point. Requested and completion times come from one
- * {@link InstantClock} seeded with the latest time on disk, so all are unique and increasing and a
- * completion time is later than its requested time, across restarts too. One process (the
- * committer) owns starting and completing instants of a table.
+ * rename in {@link #complete} is the commit point. Two processes write a table's timeline: the
+ * {@code InstantCoordinator} on the JobManager starts instants, the committer operator completes
+ * and aborts them. Each issues its times from its own {@link InstantClock}, which takes the latest
+ * time on disk as its floor, so the times are increasing and a completion time is later than its
+ * requested time, across restarts too.
  */
 public final class Timeline {
   static final String ACTION = ".deltacommit";

@@ -1,19 +1,14 @@
 package dev.mortar.writer.write;
 
 import dev.mortar.buffer.BucketBuffer;
-import dev.mortar.buffer.BufferCursor;
-import dev.mortar.logformat.BlockBuffer;
-import dev.mortar.logformat.LogFileStat;
-import dev.mortar.logformat.LogFileWriter;
-import dev.mortar.logformat.LogWriterOptions;
+import dev.mortar.buffer.BufferOptions;
 import dev.mortar.serde.MortarRow;
-import dev.mortar.serde.Operation;
-import dev.mortar.writer.MortarOptions;
-import dev.mortar.writer.SinkSettings;
-import dev.mortar.writer.TableFileSystems;
-import dev.mortar.writer.assign.OrderingField;
 import dev.mortar.writer.coordinator.InstantClient;
+import dev.mortar.writer.input.OrderingField;
+import dev.mortar.writer.input.WriteInput;
+import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.HudiTable;
+import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.WriteStat;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -37,13 +32,13 @@ import org.apache.hadoop.fs.FileSystem;
  *
  * <p>Flushes happen when a bucket holds more than {@code write.batch-size}, when the page pool is
  * full (the largest other bucket goes first, then the append is retried), before every checkpoint
- * barrier and at end of input. A flush seals the bucket's buffer and writes it on the task's {@link
- * FlushQueue} thread while the task goes on buffering rows; when the pool is full the task waits
- * for the oldest flush, and before a barrier it waits for all of them. The instant of the interval
- * after checkpoint N is asked from the {@code InstantCoordinator} at the first flush of the
- * interval; before forwarding barrier N+1 the task emits one {@link WriteResult} with every log
- * file of that instant. The task keeps no state: a restarted task starts a fresh interval after the
- * restored checkpoint.
+ * barrier and at end of input. A flush seals the bucket's buffer and hands it to the task's {@link
+ * FlushQueue}, whose thread writes it with the task's {@link BucketFlusher} while the task goes on
+ * buffering rows; when the pool is full the task waits for the oldest flush, and before a barrier
+ * it waits for all of them. The instant of the interval after checkpoint N is asked from the {@code
+ * InstantCoordinator} at the first flush of the interval; before forwarding barrier N+1 the task
+ * emits one {@link WriteResult} with every log file of that instant. The task keeps no state: a
+ * restarted task starts a fresh interval after the restored checkpoint.
  */
 public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteResult>
     implements OneInputStreamOperator<IN, WriteResult>, BoundedOneInput {
@@ -53,15 +48,13 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
   private final WriteInput<IN> input;
 
   private transient OrderingField ordering;
-  private transient LogWriterOptions logOptions;
-  private transient BlockBuffer blockBuffer;
+  private transient BucketFlusher flusher;
   private transient FlushQueue flushes;
   private transient FileSystem fs;
   private transient HudiTable table;
   private transient BucketBuffers buffers;
   private transient WriterMetrics metrics;
   private transient InstantClient instantClient;
-  private transient String writeToken;
   private transient long afterCheckpoint;
   @Nullable private transient String instant;
   private transient List<WriteStat> written;
@@ -82,8 +75,6 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
   public void open() throws Exception {
     super.open();
     ordering = OrderingField.of(settings.rowType(), settings.orderingField());
-    logOptions = settings.logWriterOptions();
-    blockBuffer = logOptions.newContentBuffer();
     fs = TableFileSystems.open(settings.basePath());
     table =
         HudiTable.createOrValidate(
@@ -104,7 +95,14 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
             getOperatorID(),
             subtask,
             attempt);
-    writeToken = subtask + "-0-" + attempt;
+    flusher =
+        new BucketFlusher(
+            fs,
+            table.basePath(),
+            settings.rowType(),
+            settings.logWriterOptions(),
+            ordering,
+            subtask + "-0-" + attempt);
     written = new ArrayList<>();
     bufferRow = this::buffer;
     flushes =
@@ -136,7 +134,7 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
       if (victim.isEmpty() && slot.buffer().recordCount() == 0) {
         throw new IllegalStateException(
             "the write buffer is full with no bucket to flush; raise '"
-                + MortarOptions.BUFFER_MEMORY.key()
+                + BufferOptions.MEMORY.key()
                 + "' ("
                 + settings.bufferBytes()
                 + " bytes)");
@@ -186,66 +184,13 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
     String partitionPath = slot.partitionPath();
     String fileId = slot.fileId();
     BucketBuffer sealed = buffers.seal(slot);
-    flushes.submit(sealed, () -> writeLogFiles(sealed, partitionPath, fileId, instantTime));
-  }
-
-  /**
-   * Writes a sealed buffer's records as new log file(s) of its file group. Runs on the flush
-   * thread, which owns {@link #blockBuffer}.
-   */
-  private FlushQueue.Flushed writeLogFiles(
-      BucketBuffer sealed, String partitionPath, String fileId, String instantTime)
-      throws IOException {
-    long start = System.nanoTime();
-    try (LogFileWriter writer =
-        new LogFileWriter(
-            fs,
-            table.basePath(),
-            partitionPath,
-            fileId,
-            instantTime,
-            writeToken,
-            settings.rowType(),
-            logOptions,
-            blockBuffer)) {
-      BufferCursor cursor = sealed.cursor();
-      while (cursor.next()) {
-        if (cursor.operation() == Operation.DELETE) {
-          writer.delete(cursor.key(), ordering.toOrderingValue(cursor.orderingValue()));
-        } else {
-          writer.write(cursor.key(), cursor.row());
-        }
-      }
-      List<LogFileStat> files = writer.finish();
-      long millis = (System.nanoTime() - start) / 1_000_000;
-      List<WriteStat> stats = new ArrayList<>(files.size());
-      for (LogFileStat stat : files) {
-        stats.add(toWriteStat(stat, millis));
-      }
-      return new FlushQueue.Flushed(stats, millis);
-    }
+    flushes.submit(sealed, () -> flusher.write(sealed, partitionPath, fileId, instantTime));
   }
 
   /** Counts a collected flush in the metrics and adds its files to the interval's result. */
   private void collected(FlushQueue.Flushed flush) {
     metrics.flushed(flush.stats(), flush.millis());
     written.addAll(flush.stats());
-  }
-
-  private static WriteStat toWriteStat(LogFileStat stat, long millis) {
-    // The task does not look up whether a key is new to its file group: every data record
-    // counts as an insert of this log file (readers merge by key either way).
-    return new WriteStat(
-        stat.partitionPath(),
-        stat.fileId(),
-        stat.fileName(),
-        stat.version(),
-        stat.numWrites(),
-        0,
-        stat.numDeletes(),
-        stat.numBlocks(),
-        stat.sizeBytes(),
-        millis);
   }
 
   private void emitResult() {

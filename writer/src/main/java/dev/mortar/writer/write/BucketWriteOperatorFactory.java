@@ -1,7 +1,8 @@
 package dev.mortar.writer.write;
 
-import dev.mortar.writer.SinkSettings;
 import dev.mortar.writer.coordinator.InstantCoordinatorProvider;
+import dev.mortar.writer.input.WriteInput;
+import dev.mortar.writer.settings.SinkSettings;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;

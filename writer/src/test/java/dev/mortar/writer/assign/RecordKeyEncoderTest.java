@@ -2,6 +2,7 @@ package dev.mortar.writer.assign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.writer.input.KeyFields;
 import dev.mortar.writer.table.BucketIndex;
 import dev.mortar.writer.table.RecordKeys;
 import dev.mortar.writer.table.TableSettings;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mortar.writer.MortarOptions;
-import dev.mortar.writer.SinkSettings;
 import dev.mortar.writer.it.Changelog;
+import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,13 +3,11 @@ package dev.mortar.writer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.MortarSink;
+import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
-import java.util.Arrays;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
@@ -20,8 +18,6 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
@@ -129,28 +125,6 @@ class ValidationITCase {
   }
 
   @Test
-  void badValuesNameTheirOption() {
-    assertThatThrownBy(() -> builder().buckets(0).build())
-        .hasMessageContaining("'buckets' must be > 0, got 0");
-    assertThatThrownBy(() -> builder().orderingField("name").build())
-        .hasMessageContaining("ordering.field 'name' has type STRING");
-    assertThatThrownBy(() -> builder().orderingField("nope").build())
-        .hasMessageContaining("ordering.field 'nope' is not a column");
-    assertThatThrownBy(() -> builder().recordKey("amount").build())
-        .hasMessageContaining("field 'amount' has type DOUBLE");
-    assertThatThrownBy(() -> builder().pageSize(MemorySize.parse("4gb")).build())
-        .hasMessageContaining("'buffer.page-size' must be below 2 GiB, got 4294967296 bytes");
-    assertThatThrownBy(() -> builder().pageSize(MemorySize.parse("1000b")).build())
-        .hasMessageContaining("'buffer.page-size'");
-    LogicalType[] fields = new LogicalType[16384];
-    Arrays.fill(fields, new BigIntType(false));
-    assertThatThrownBy(
-            () -> MortarSink.builder(RowType.of(fields)).path(path()).recordKey("f0").build())
-        .hasMessageContaining(
-            "the row type has 16384 fields; the write buffer holds rows of at most 16383 fields");
-  }
-
-  @Test
   void nullRecordKeyFailsNamingTheFieldOrIsDroppedByOption() throws Exception {
     RowType rowType =
         (RowType)
@@ -185,10 +159,6 @@ class ValidationITCase {
             (RowData) GenericRowData.of(StringData.fromString("a"), 1),
             GenericRowData.of(null, 2))
         .setParallelism(1);
-  }
-
-  private static MortarSink.Builder builder() {
-    return MortarSink.builder(Changelog.ROW_TYPE).path("file:///tmp/never-created").recordKey("id");
   }
 
   private static StreamExecutionEnvironment environment() {

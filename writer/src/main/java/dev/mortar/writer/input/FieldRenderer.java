@@ -1,4 +1,4 @@
-package dev.mortar.writer.assign;
+package dev.mortar.writer.input;
 
 import java.io.Serializable;
 import java.time.LocalDate;
@@ -12,7 +12,7 @@ import org.apache.flink.table.types.logical.LogicalType;
  * produce for it (the Avro value's {@code toString}; a DATE as {@code yyyy-MM-dd}). Only types with
  * an unambiguous rendering are accepted; {@link #check} names the others at job build.
  */
-final class FieldRenderer implements Serializable {
+public final class FieldRenderer implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final int position;
@@ -39,17 +39,17 @@ final class FieldRenderer implements Serializable {
     }
   }
 
-  int position() {
+  public int position() {
     return position;
   }
 
-  LogicalType type() {
+  public LogicalType type() {
     return type;
   }
 
   /** The rendered value, or null when the field is null. */
   @Nullable
-  String render(RowData row) {
+  public String render(RowData row) {
     if (row.isNullAt(position)) {
       return null;
     }

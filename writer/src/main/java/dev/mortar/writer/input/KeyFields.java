@@ -1,4 +1,4 @@
-package dev.mortar.writer.assign;
+package dev.mortar.writer.input;
 
 import java.io.Serializable;
 import java.util.List;
@@ -25,7 +25,7 @@ public final class KeyFields implements Serializable {
     of(rowType, fields, role);
   }
 
-  static KeyFields of(RowType rowType, List<String> fields, String role) {
+  public static KeyFields of(RowType rowType, List<String> fields, String role) {
     FieldRenderer[] renderers = new FieldRenderer[fields.size()];
     for (int i = 0; i < renderers.length; i++) {
       String field = fields.get(i);
@@ -44,20 +44,20 @@ public final class KeyFields implements Serializable {
     return new KeyFields(List.copyOf(fields), renderers);
   }
 
-  List<String> names() {
+  public List<String> names() {
     return names;
   }
 
-  int size() {
+  public int size() {
     return renderers.length;
   }
 
-  FieldRenderer field(int index) {
+  public FieldRenderer field(int index) {
     return renderers[index];
   }
 
   /** The rendered values, null for null fields. */
-  String[] render(RowData row, @Nullable String[] reuse) {
+  public String[] render(RowData row, @Nullable String[] reuse) {
     String[] values =
         reuse != null && reuse.length == renderers.length ? reuse : new String[renderers.length];
     for (int i = 0; i < renderers.length; i++) {

@@ -1,6 +1,7 @@
-package dev.mortar.writer.assign;
+package dev.mortar.writer.input;
 
 import dev.mortar.logformat.OrderingValue;
+import dev.mortar.writer.options.WriterOptions;
 import java.io.Serializable;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
@@ -41,30 +42,30 @@ public final class OrderingField implements Serializable {
     int position = rowType.getFieldIndex(name);
     if (position < 0) {
       throw new IllegalArgumentException(
-          "ordering.field '" + name + "' is not a column; columns are " + rowType.getFieldNames());
+          WriterOptions.ORDERING_FIELD.key()
+              + " '"
+              + name
+              + "' is not a column; columns are "
+              + rowType.getFieldNames());
     }
     LogicalType type = rowType.getTypeAt(position);
     switch (type.getTypeRoot()) {
       case TINYINT, SMALLINT, INTEGER, BIGINT, DATE, DOUBLE -> {}
       case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
         if (precision(type) > 6) {
-          throw new IllegalArgumentException(
-              "ordering.field '"
-                  + name
-                  + "' has type "
-                  + type
-                  + "; timestamps need precision <= 6");
+          throw wrongType(name, type, "timestamps need precision <= 6");
         }
       }
       default ->
-          throw new IllegalArgumentException(
-              "ordering.field '"
-                  + name
-                  + "' has type "
-                  + type
-                  + "; it must be TINYINT, SMALLINT, INT, BIGINT, DATE, TIMESTAMP or DOUBLE");
+          throw wrongType(
+              name, type, "it must be TINYINT, SMALLINT, INT, BIGINT, DATE, TIMESTAMP or DOUBLE");
     }
     return new OrderingField(position, type);
+  }
+
+  private static IllegalArgumentException wrongType(String name, LogicalType type, String rule) {
+    return new IllegalArgumentException(
+        WriterOptions.ORDERING_FIELD.key() + " '" + name + "' has type " + type + "; " + rule);
   }
 
   /** The order-preserving long of the row's ordering value (0 for none or null). */

@@ -1,6 +1,5 @@
-package dev.mortar.writer;
+package dev.mortar.writer.table;
 
-import dev.mortar.writer.table.HudiTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.fs.FileSystem;
@@ -14,12 +13,13 @@ import org.apache.hadoop.fs.Path;
 public final class ExistingTable {
   private ExistingTable() {}
 
-  public static void validate(SinkSettings settings) {
-    Path base = TableFileSystems.path(settings.basePath());
-    try (FileSystem fs = TableFileSystems.open(settings.basePath())) {
-      if (fs.exists(new Path(base, ".hoodie/hoodie.properties"))) {
-        HudiTable.createOrValidate(fs, base, settings.tableSettings());
-        BucketCount.check(fs, base, settings.buckets());
+  /** Fails naming each difference if a table at {@code basePath} has other settings or buckets. */
+  public static void validate(String basePath, TableSettings settings, int buckets) {
+    Path base = TableFileSystems.path(basePath);
+    try (FileSystem fs = TableFileSystems.open(basePath)) {
+      if (fs.exists(HudiTable.propertiesFile(base))) {
+        HudiTable.createOrValidate(fs, base, settings);
+        BucketCount.check(fs, base, buckets);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot check the table at " + base, e);

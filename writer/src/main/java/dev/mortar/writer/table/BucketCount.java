@@ -1,7 +1,9 @@
-package dev.mortar.writer;
+package dev.mortar.writer.table;
 
+import dev.mortar.writer.options.WriterOptions;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
@@ -21,7 +23,7 @@ public final class BucketCount {
   private BucketCount() {}
 
   private static Path file(Path base) {
-    return new Path(base, ".hoodie/.aux/mortar.properties");
+    return new Path(HudiTable.auxFolder(base), "mortar.properties");
   }
 
   /** Fails if the table records another bucket count; records {@code buckets} if it has none. */
@@ -49,7 +51,7 @@ public final class BucketCount {
     }
     Properties properties = new Properties();
     try (InputStream in = fs.open(file)) {
-      properties.load(new java.io.InputStreamReader(in, StandardCharsets.ISO_8859_1));
+      properties.load(new InputStreamReader(in, StandardCharsets.ISO_8859_1));
     }
     String recorded = properties.getProperty(KEY);
     if (!Integer.toString(buckets).equals(recorded)) {
@@ -60,7 +62,9 @@ public final class BucketCount {
               + recorded
               + " buckets per partition, the sink is set to "
               + buckets
-              + "; set 'buckets' = '"
+              + "; set '"
+              + WriterOptions.BUCKETS.key()
+              + "' = '"
               + recorded
               + "' (the bucket count of a table cannot change)");
     }

@@ -1,4 +1,4 @@
-package dev.mortar.writer.assign;
+package dev.mortar.writer.input;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.mortar.writer.write;
+package dev.mortar.writer.input;
 
 import dev.mortar.serde.MortarRow;
 import dev.mortar.serde.MortarRowBatch;

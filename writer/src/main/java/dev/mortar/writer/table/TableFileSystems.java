@@ -1,4 +1,4 @@
-package dev.mortar.writer;
+package dev.mortar.writer.table;
 
 import java.io.IOException;
 import java.net.URI;

@@ -1,30 +1,35 @@
-package dev.mortar.writer;
+package dev.mortar.writer.settings;
 
 import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.BufferOptions;
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
-import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.logformat.LogFormatOptions;
 import dev.mortar.logformat.LogWriterOptions;
-import dev.mortar.logformat.ParquetCodec;
-import dev.mortar.writer.MortarOptions.NullKeyPolicy;
-import dev.mortar.writer.assign.KeyFields;
-import dev.mortar.writer.assign.OrderingField;
+import dev.mortar.writer.input.KeyFields;
+import dev.mortar.writer.input.OrderingField;
+import dev.mortar.writer.options.NullKeyPolicy;
+import dev.mortar.writer.options.WriterOptions;
 import dev.mortar.writer.table.TableSettings;
 import java.io.Serializable;
 import java.util.List;
 import javax.annotation.Nullable;
-import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The sink's settings, resolved and validated once when the job is built (from {@link
- * MortarOptions} plus the schema's keys) and shipped to every operator. Every check fails with the
- * value found, what is allowed and the option to change.
+ * The sink's settings, resolved and validated once when the job is built and shipped to every
+ * operator: the writer's own options ({@link WriterOptions}) as typed values, the schema's keys,
+ * and the configuration from which the buffer ({@code BufferOptions}) and the log format ({@link
+ * LogFormatOptions}) build their own options. {@link #of} builds every module's options once, so
+ * each bad value fails at job build with the value found, what is allowed and the option to change.
  */
 public final class SinkSettings implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  /** Every option as set, for the modules that turn it into their own options. */
+  private final Configuration options;
 
   private final String basePath;
   private final String tableName;
@@ -34,21 +39,8 @@ public final class SinkSettings implements Serializable {
   @Nullable private final String orderingField;
   private final int buckets;
   @Nullable private final Integer parallelism;
-  private final long bufferBytes;
   private final long batchBytes;
-  private final long pageSize;
-  private final boolean offHeap;
-  private final Deduplication deduplication;
   private final NullKeyPolicy nullKeyPolicy;
-  private final LogBlockFormat blockFormat;
-  private final ParquetCodec parquetCodec;
-  private final boolean parquetDictionary;
-  private final boolean directIo;
-  private final long maxFileBytes;
-
-  /** The block size set, or null for the block format's default. */
-  @Nullable private final Long maxBlockBytes;
-
   private final boolean populateMetaFields;
 
   private SinkSettings(
@@ -57,37 +49,26 @@ public final class SinkSettings implements Serializable {
       List<String> recordKeyFields,
       List<String> partitionFields,
       String tableName) {
+    this.options = Configuration.fromMap(options.toMap());
     this.basePath =
         options
-            .getOptional(MortarOptions.PATH)
+            .getOptional(WriterOptions.PATH)
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(
-                        "option 'path' (the table base path) is required"));
+                        "option '"
+                            + WriterOptions.PATH.key()
+                            + "' (the table base path) is required"));
     this.tableName = tableName;
     this.rowType = rowType;
     this.recordKeyFields = List.copyOf(recordKeyFields);
     this.partitionFields = List.copyOf(partitionFields);
-    this.orderingField = options.get(MortarOptions.ORDERING_FIELD);
-    this.buckets = options.get(MortarOptions.BUCKETS);
-    this.parallelism = options.get(MortarOptions.SINK_PARALLELISM);
-    this.bufferBytes = options.get(MortarOptions.BUFFER_MEMORY).getBytes();
-    this.batchBytes = options.get(MortarOptions.WRITE_BATCH_SIZE).getBytes();
-    this.pageSize = options.get(MortarOptions.BUFFER_PAGE_SIZE).getBytes();
-    this.offHeap = options.get(MortarOptions.BUFFER_OFF_HEAP);
-    this.deduplication = options.get(MortarOptions.BUFFER_DEDUPLICATION);
-    this.nullKeyPolicy = options.get(MortarOptions.NULL_KEY_POLICY);
-    this.blockFormat = options.get(MortarOptions.LOG_BLOCK_FORMAT);
-    this.parquetCodec = options.get(MortarOptions.LOG_PARQUET_CODEC);
-    this.parquetDictionary = options.get(MortarOptions.LOG_PARQUET_DICTIONARY);
-    this.directIo = options.get(MortarOptions.LOG_DIRECT_IO);
-    this.maxFileBytes = options.get(MortarOptions.LOG_MAX_FILE_SIZE).getBytes();
-    this.maxBlockBytes =
-        options
-            .getOptional(MortarOptions.LOG_MAX_BLOCK_SIZE)
-            .map(MemorySize::getBytes)
-            .orElse(null);
-    this.populateMetaFields = options.get(MortarOptions.POPULATE_META_FIELDS);
+    this.orderingField = options.get(WriterOptions.ORDERING_FIELD);
+    this.buckets = options.get(WriterOptions.BUCKETS);
+    this.parallelism = options.get(WriterOptions.SINK_PARALLELISM);
+    this.batchBytes = options.get(WriterOptions.WRITE_BATCH_SIZE).getBytes();
+    this.nullKeyPolicy = options.get(WriterOptions.NULL_KEY_POLICY);
+    this.populateMetaFields = options.get(WriterOptions.POPULATE_META_FIELDS);
   }
 
   /**
@@ -102,7 +83,7 @@ public final class SinkSettings implements Serializable {
       List<String> recordKeyFields,
       List<String> partitionFields,
       String defaultTableName) {
-    String tableName = options.getOptional(MortarOptions.TABLE_NAME).orElse(defaultTableName);
+    String tableName = options.getOptional(WriterOptions.TABLE_NAME).orElse(defaultTableName);
     SinkSettings settings =
         new SinkSettings(options, rowType, recordKeyFields, partitionFields, tableName);
     settings.validate();
@@ -111,25 +92,31 @@ public final class SinkSettings implements Serializable {
 
   private void validate() {
     if (buckets <= 0) {
-      throw new IllegalArgumentException("option 'buckets' must be > 0, got " + buckets);
+      throw new IllegalArgumentException(
+          "option '" + WriterOptions.BUCKETS.key() + "' must be > 0, got " + buckets);
     }
     if (parallelism != null && parallelism <= 0) {
       throw new IllegalArgumentException(
-          "option 'sink.parallelism' must be > 0, got " + parallelism);
+          "option '" + WriterOptions.SINK_PARALLELISM.key() + "' must be > 0, got " + parallelism);
     }
     if (batchBytes <= 0) {
       throw new IllegalArgumentException(
-          "option 'write.batch-size' must be > 0, got " + batchBytes + " bytes");
+          "option '"
+              + WriterOptions.WRITE_BATCH_SIZE.key()
+              + "' must be > 0, got "
+              + batchBytes
+              + " bytes");
     }
     newPagePool().close();
-    if (bufferBytes < 3L * pageSize) {
+    long pageSize = options.get(BufferOptions.PAGE_SIZE).getBytes();
+    if (bufferBytes() < 3L * pageSize) {
       throw new IllegalArgumentException(
           "option '"
-              + MortarOptions.BUFFER_MEMORY.key()
+              + BufferOptions.MEMORY.key()
               + "' ("
-              + bufferBytes
+              + bufferBytes()
               + " bytes) must hold at least 3 pages of '"
-              + MortarOptions.BUFFER_PAGE_SIZE.key()
+              + BufferOptions.PAGE_SIZE.key()
               + "' ("
               + pageSize
               + " bytes)");
@@ -138,7 +125,9 @@ public final class SinkSettings implements Serializable {
       throw new IllegalArgumentException(
           "table name '"
               + tableName
-              + "' must be a valid Avro name ([A-Za-z_][A-Za-z0-9_]*); set option 'table.name'");
+              + "' must be a valid Avro name ([A-Za-z_][A-Za-z0-9_]*); set option '"
+              + WriterOptions.TABLE_NAME.key()
+              + "'");
     }
     if (rowType.getFieldCount() > BucketBuffer.MAX_ROW_FIELDS) {
       throw new IllegalArgumentException(
@@ -151,7 +140,8 @@ public final class SinkSettings implements Serializable {
     OrderingField.of(rowType, orderingField);
     KeyFields.check(rowType, recordKeyFields, "record key");
     KeyFields.check(rowType, partitionFields, "partition");
-    tableSettings();
+    tableSettings().avroSchema();
+    logWriterOptions();
   }
 
   public String basePath() {
@@ -188,8 +178,9 @@ public final class SinkSettings implements Serializable {
     return parallelism;
   }
 
+  /** The write buffer's page memory per write task ({@code buffer.memory}). */
   public long bufferBytes() {
-    return bufferBytes;
+    return options.get(BufferOptions.MEMORY).getBytes();
   }
 
   public long batchBytes() {
@@ -198,11 +189,11 @@ public final class SinkSettings implements Serializable {
 
   /** A write task's page pool: {@code buffer.page-size} pages, {@code buffer.memory} in all. */
   public PagePool newPagePool() {
-    return BufferOptions.newPagePool(pageSize, bufferBytes, offHeap);
+    return BufferOptions.newPagePool(options);
   }
 
   public Deduplication deduplication() {
-    return deduplication;
+    return options.get(BufferOptions.DEDUPLICATION);
   }
 
   public NullKeyPolicy nullKeyPolicy() {
@@ -214,16 +205,11 @@ public final class SinkSettings implements Serializable {
         tableName, rowType, recordKeyFields, partitionFields, orderingField, populateMetaFields);
   }
 
+  /** The log writer's options: the {@code log.*} options, meta fields and record name. */
   public LogWriterOptions logWriterOptions() {
-    LogWriterOptions.Builder options =
-        LogWriterOptions.builder()
-            .blockFormat(blockFormat)
-            .parquetCodec(parquetCodec)
-            .parquetDictionary(parquetDictionary)
-            .directIo(directIo)
-            .maxFileSizeBytes(maxFileBytes)
-            .metaFields(populateMetaFields)
-            .avroRecordName(tableSettings().avroRecordName());
-    return (maxBlockBytes == null ? options : options.maxBlockSizeBytes(maxBlockBytes)).build();
+    return LogFormatOptions.builder(options)
+        .metaFields(populateMetaFields)
+        .avroRecordName(tableSettings().avroRecordName())
+        .build();
   }
 }

@@ -1,0 +1,83 @@
+package dev.mortar.writer.options;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
+
+/**
+ * The options the writer module owns: the table, its keys and buckets, and the write tasks. The
+ * buffer's and the log format's options are declared in their modules ({@code BufferOptions},
+ * {@code LogFormatOptions}); {@code MortarOptions} lists them all. This package imports nothing of
+ * the writer, so every package can name an option key in its messages.
+ */
+public final class WriterOptions {
+  private WriterOptions() {}
+
+  public static final ConfigOption<String> PATH =
+      ConfigOptions.key("path")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Base path of the Hudi table, any Hadoop file system URI (file:///..., hdfs://...).");
+
+  public static final ConfigOption<String> TABLE_NAME =
+      ConfigOptions.key("table.name")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Hudi table name (hoodie.table.name). Defaults to the SQL table name, or to the last"
+                  + " segment of the path in the DataStream API.");
+
+  public static final ConfigOption<Integer> BUCKETS =
+      ConfigOptions.key("buckets")
+          .intType()
+          .defaultValue(4)
+          .withDescription(
+              "Number of buckets (file groups) per partition of Hudi's simple bucket index. Fixed"
+                  + " for the life of the table.");
+
+  public static final ConfigOption<String> ORDERING_FIELD =
+      ConfigOptions.key("ordering.field")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Column that orders versions of a key (event-time ordering: a later arrival with a"
+                  + " smaller value loses). Integer, BIGINT, DATE, TIMESTAMP or DOUBLE. Without it"
+                  + " the last write wins.");
+
+  public static final ConfigOption<Boolean> POPULATE_META_FIELDS =
+      ConfigOptions.key("hoodie.populate.meta.fields")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Write Hudi's five meta fields (commit time, sequence number, record key, partition"
+                  + " path, file id) into every record, as Hudi does by default. 'false' writes the"
+                  + " row alone (Hudi's readers then take the key from the record key fields):"
+                  + " about 100 bytes less per record. Recorded in hoodie.properties; a sink must"
+                  + " match an existing table.");
+
+  public static final ConfigOption<Integer> SINK_PARALLELISM =
+      ConfigOptions.key("sink.parallelism")
+          .intType()
+          .noDefaultValue()
+          .withDescription(
+              "Parallelism of the write tasks. Defaults to the parallelism of the input. One"
+                  + " write task behind an input of parallelism 1 takes the rows without a shuffle"
+                  + " (chained to the input).");
+
+  public static final ConfigOption<MemorySize> WRITE_BATCH_SIZE =
+      ConfigOptions.key("write.batch-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(64))
+          .withDescription(
+              "A bucket is flushed to a new log file when it holds more than this; every"
+                  + " checkpoint flushes all buckets.");
+
+  public static final ConfigOption<NullKeyPolicy> NULL_KEY_POLICY =
+      ConfigOptions.key("null-key.policy")
+          .enumType(NullKeyPolicy.class)
+          .defaultValue(NullKeyPolicy.FAIL)
+          .withDescription(
+              "What to do with a row whose record key is null or empty: 'fail' the job naming the"
+                  + " field and row, or 'drop' it and count it in the numNullKeyRowsDropped metric.");
+}
