@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
-import dev.mortar.writer.testing.HudiTableOracle;
+import dev.mortar.testing.HudiTableOracle;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;

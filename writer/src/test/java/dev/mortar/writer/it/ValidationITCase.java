@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.writer.MortarOptions.NullKeyPolicy;
 import dev.mortar.writer.MortarSink;
-import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.flink.configuration.Configuration;
