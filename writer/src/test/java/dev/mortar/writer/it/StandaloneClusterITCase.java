@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.testing.HudiTableOracle;
+import dev.mortar.testing.Seeds;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
@@ -32,7 +33,7 @@ class StandaloneClusterITCase {
 
   @Test
   void killedTaskManagerLosesAndDuplicatesNothing() throws Exception {
-    long seed = Long.getLong("mortar.seed", System.nanoTime());
+    long seed = Seeds.seed("StandaloneClusterITCase");
     SinkJob job =
         new SinkJob(
             dir.resolve("t").toUri().toString(),
