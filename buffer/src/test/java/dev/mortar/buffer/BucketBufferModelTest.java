@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.mortar.serde.Operation;
+import dev.mortar.testing.Seeds;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -49,9 +50,8 @@ class BucketBufferModelTest {
   @ParameterizedTest
   @EnumSource(PoolKind.class)
   void matchesReferenceModel(PoolKind kind) {
-    long seed = Long.getLong("mortar.seed", System.nanoTime());
+    long seed = Seeds.seed("BucketBufferModelTest " + kind);
     int sequences = Integer.getInteger("mortar.buffer.sequences", 60);
-    System.out.println("BucketBufferModelTest " + kind + ": -Dmortar.seed=" + seed);
     SplittableRandom seeds = new SplittableRandom(seed);
     for (int i = 0; i < sequences; i++) {
       long sequenceSeed = seeds.nextLong();

@@ -23,7 +23,7 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The reference encoding: a {@link GenericRecord} built from the row, written with Avro's own
- * {@link GenericDatumWriter}. Uses {@link RandomRows#expected} for the value mapping.
+ * {@link GenericDatumWriter}. Uses {@link NormalForm#expected} for the value mapping.
  */
 final class AvroReference {
   private AvroReference() {}
@@ -60,7 +60,7 @@ final class AvroReference {
         return ByteBuffer.wrap((byte[]) value);
       case DECIMAL:
         return ByteBuffer.wrap(
-            ((java.math.BigDecimal) RandomRows.expected(type, value))
+            ((java.math.BigDecimal) NormalForm.expected(type, value))
                 .unscaledValue()
                 .toByteArray());
       case ARRAY:
@@ -93,7 +93,7 @@ final class AvroReference {
       case ROW:
         return record(schema, (RowType) type, (RowData) value);
       default:
-        return RandomRows.expected(type, value); // strings, numbers, epoch days/millis/micros
+        return NormalForm.expected(type, value); // strings, numbers, epoch days/millis/micros
     }
   }
 }

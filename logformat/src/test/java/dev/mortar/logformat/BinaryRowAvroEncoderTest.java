@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mortar.serde.PayloadWriter;
+import dev.mortar.testing.RandomRows;
+import dev.mortar.testing.Seeds;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -24,16 +26,16 @@ class BinaryRowAvroEncoderTest {
 
   @Test
   void bytesEqualAvrosGenericDatumWriter() throws Exception {
-    long seed = RandomRows.seed("bytesEqualAvrosGenericDatumWriter");
+    long seed = Seeds.seed("bytesEqualAvrosGenericDatumWriter");
     RandomRows random = new RandomRows(seed);
     BlockBuffer out = new BlockBuffer(16);
-    int schemas = RandomRows.iterations(6) * 10;
+    int schemas = Seeds.size("mortar.iterations", 6) * 10;
     for (int s = 0; s < schemas; s++) {
-      RowType rowType = s == 0 ? random.allTypes() : random.rowType(1 + s % 12);
+      RowType rowType = s == 0 ? random.tableRowTypeOfEveryKind() : random.tableRowType(1 + s % 12);
       Schema schema = AvroSchemas.of(rowType, "record", false);
       BinaryRowAvroEncoder encoder = new BinaryRowAvroEncoder(rowType);
       for (int r = 0; r < 50; r++) {
-        GenericRowData row = random.row(rowType, r);
+        GenericRowData row = random.tableRow(rowType, r);
         BinaryRowData binary = RandomRows.toBinary(rowType, row);
         out.reset();
         encoder.encode(binary, out);
@@ -52,17 +54,17 @@ class BinaryRowAvroEncoderTest {
    */
   @Test
   void rowsWithoutPaddingOrAcrossSegmentsEncodeLikeFlinksRows() throws Exception {
-    long seed = RandomRows.seed("rowsWithoutPaddingOrAcrossSegmentsEncodeLikeFlinksRows");
+    long seed = Seeds.seed("rowsWithoutPaddingOrAcrossSegmentsEncodeLikeFlinksRows");
     RandomRows random = new RandomRows(seed);
     SplittableRandom split = new SplittableRandom(seed);
     BlockBuffer expected = new BlockBuffer(16);
     BlockBuffer actual = new BlockBuffer(16);
     for (int s = 0; s < 20; s++) {
-      RowType rowType = s == 0 ? random.allTypes() : random.rowType(1 + s % 12);
+      RowType rowType = s == 0 ? random.tableRowTypeOfEveryKind() : random.tableRowType(1 + s % 12);
       BinaryRowAvroEncoder encoder = new BinaryRowAvroEncoder(rowType);
       PayloadWriter payloadWriter = new PayloadWriter(rowType);
       for (int r = 0; r < 20; r++) {
-        GenericRowData values = random.row(rowType, r);
+        GenericRowData values = random.tableRow(rowType, r);
         BinaryRowData flinks = RandomRows.toBinary(rowType, values);
         BinaryRowData unpadded = payloadWriter.toBinaryRow(values);
         expected.reset();

@@ -2,6 +2,7 @@ package dev.mortar.logformat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.testing.RandomRows;
 import java.io.IOException;
 import java.util.List;
 import org.apache.flink.table.data.GenericRowData;

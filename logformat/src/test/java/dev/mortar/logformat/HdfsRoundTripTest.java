@@ -2,6 +2,8 @@ package dev.mortar.logformat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.testing.RandomRows;
+import dev.mortar.testing.Seeds;
 import java.io.File;
 import java.util.List;
 import org.apache.flink.table.types.logical.RowType;
@@ -42,9 +44,9 @@ class HdfsRoundTripTest {
 
   @Test
   void avroAndParquetBlocksWrittenToHdfsAreReadByHudiFromHdfs() throws Exception {
-    long seed = RandomRows.seed("avroAndParquetBlocksWrittenToHdfsAreReadByHudiFromHdfs");
+    long seed = Seeds.seed("avroAndParquetBlocksWrittenToHdfsAreReadByHudiFromHdfs");
     RandomRows random = new RandomRows(seed);
-    RowType rowType = random.allTypes();
+    RowType rowType = random.tableRowTypeOfEveryKind();
     Path base = new Path(fs.getUri().toString(), "/tables/t1");
     assertThat(base.toString()).startsWith("hdfs://");
 
@@ -66,7 +68,7 @@ class HdfsRoundTripTest {
 
   @Test
   void aFileStillOpenByAZombieWriterIsSkippedNotAppendedTo() throws Exception {
-    long seed = RandomRows.seed("aFileStillOpenByAZombieWriterIsSkippedNotAppendedTo");
+    long seed = Seeds.seed("aFileStillOpenByAZombieWriterIsSkippedNotAppendedTo");
     RandomRows random = new RandomRows(seed);
     Path base = new Path(fs.getUri().toString(), "/tables/t3");
     String version1 = LogFileName.of(RoundTrip.FILE_ID, RoundTrip.INSTANT, 1, RoundTrip.TOKEN);
@@ -78,20 +80,20 @@ class HdfsRoundTripTest {
       zombie.hflush();
       List<LogFileStat> stats =
           RoundTrip.writeAndVerify(
-              fs, base, LogWriterOptions.defaults(), random, random.rowType(3), 50, 5, seed);
+              fs, base, LogWriterOptions.defaults(), random, random.tableRowType(3), 50, 5, seed);
       assertThat(stats).extracting(LogFileStat::version).containsExactly(2);
     }
   }
 
   @Test
   void rolloverOnHdfs() throws Exception {
-    long seed = RandomRows.seed("rolloverOnHdfs");
+    long seed = Seeds.seed("rolloverOnHdfs");
     RandomRows random = new RandomRows(seed);
     Path base = new Path(fs.getUri().toString(), "/tables/t2");
     LogWriterOptions options =
         LogWriterOptions.builder().maxFileSizeBytes(24 << 10).maxBlockSizeBytes(8 << 10).build();
     List<LogFileStat> stats =
-        RoundTrip.writeAndVerify(fs, base, options, random, random.rowType(3), 400, 5, seed);
+        RoundTrip.writeAndVerify(fs, base, options, random, random.tableRowType(3), 400, 5, seed);
     assertThat(stats).hasSizeGreaterThan(1);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.mortar.testing.Seeds;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -31,7 +32,7 @@ class LogFileOutputTest {
   @ValueSource(booleans = {true, false})
   void writtenFileHoldsExactlyTheBytesWrittenInOrder(boolean directIo) throws IOException {
     FileSystem fs = FileSystem.getLocal(new Configuration());
-    long seed = Long.getLong("mortar.seed", System.nanoTime());
+    long seed = Seeds.seed("writtenFileHoldsExactlyTheBytesWrittenInOrder[" + directIo + "]");
     SplittableRandom random = new SplittableRandom(seed);
     for (int file = 0; file < 12; file++) {
       Path path = new Path(dir.toUri().toString(), "f" + file + "-" + directIo);

@@ -1,5 +1,7 @@
 package dev.mortar.logformat;
 
+import dev.mortar.testing.RandomRows;
+import dev.mortar.testing.Seeds;
 import java.util.stream.Stream;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
@@ -40,12 +42,15 @@ class LogFileWriterRoundTripTest {
   @MethodSource("flavours")
   void randomSchemasAndRowsReadBackEqual(String flavour, LogWriterOptions options)
       throws Exception {
-    long seed = RandomRows.seed("randomSchemasAndRowsReadBackEqual[" + flavour + "]");
+    long seed = Seeds.seed("randomSchemasAndRowsReadBackEqual[" + flavour + "]");
     RandomRows random = new RandomRows(seed);
     FileSystem fs = FileSystem.getLocal(new Configuration());
-    int iterations = RandomRows.iterations(6);
+    int iterations = Seeds.size("mortar.iterations", 6);
     for (int i = 0; i < iterations; i++) {
-      RowType rowType = i == 0 ? random.allTypes() : random.rowType(1 + (int) ((seed + i) & 7));
+      RowType rowType =
+          i == 0
+              ? random.tableRowTypeOfEveryKind()
+              : random.tableRowType(1 + (int) ((seed + i) & 7));
       // Small blocks in some runs, so records are cut into several blocks.
       long blockSize = i % 2 == 0 ? 8 << 10 : 1 << 20;
       LogWriterOptions runOptions = options.toBuilder().maxBlockSizeBytes(blockSize).build();
@@ -57,10 +62,10 @@ class LogFileWriterRoundTripTest {
 
   @Test
   void megabyteStringsReadBackEqual() throws Exception {
-    long seed = RandomRows.seed("megabyteStringsReadBackEqual");
+    long seed = Seeds.seed("megabyteStringsReadBackEqual");
     RandomRows random = new RandomRows(seed);
     FileSystem fs = FileSystem.getLocal(new Configuration());
-    RowType rowType = random.allTypes();
+    RowType rowType = random.tableRowTypeOfEveryKind();
     random.allowHugeStrings(3);
     Path base = new Path(dir.toUri().toString(), "huge");
     RoundTrip.writeAndVerify(fs, base, LogWriterOptions.defaults(), random, rowType, 20, 2, seed);

@@ -2,6 +2,8 @@ package dev.mortar.logformat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.testing.RandomRows;
+import dev.mortar.testing.Seeds;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,11 +23,11 @@ class RolloverTest {
 
   @Test
   void writingPastTheMaxFileSizeRollsToNewVersionsWithEveryRecordOnce() throws Exception {
-    long seed = RandomRows.seed("writingPastTheMaxFileSizeRollsToNewVersionsWithEveryRecordOnce");
+    long seed = Seeds.seed("writingPastTheMaxFileSizeRollsToNewVersionsWithEveryRecordOnce");
     RandomRows random = new RandomRows(seed);
     FileSystem fs = FileSystem.getLocal(new Configuration());
     Path base = new Path(dir.toUri().toString(), "t");
-    RowType rowType = random.rowType(4);
+    RowType rowType = random.tableRowType(4);
     long maxFileSize = 32 << 10;
     LogWriterOptions options =
         LogWriterOptions.builder().maxFileSizeBytes(maxFileSize).maxBlockSizeBytes(6 << 10).build();
@@ -68,13 +70,14 @@ class RolloverTest {
   void nonPartitionedTableWritesIntoTheBasePath() throws Exception {
     FileSystem fs = FileSystem.getLocal(new Configuration());
     Path base = new Path(dir.toUri().toString(), "t");
-    RandomRows random = new RandomRows(RandomRows.seed("nonPartitionedTableWritesIntoTheBasePath"));
-    RowType rowType = random.rowType(3);
+    RandomRows random = new RandomRows(Seeds.seed("nonPartitionedTableWritesIntoTheBasePath"));
+    RowType rowType = random.tableRowType(3);
     List<LogFileStat> stats;
     try (LogFileWriter writer =
         RoundTrip.writer(fs, base, "", rowType, LogWriterOptions.defaults())) {
       writer.write(
-          BinaryStringData.fromString("k1"), RandomRows.toBinary(rowType, random.row(rowType, 1)));
+          BinaryStringData.fromString("k1"),
+          RandomRows.toBinary(rowType, random.tableRow(rowType, 1)));
       writer.delete(BinaryStringData.fromString("k2"), OrderingValue.natural());
       stats = writer.finish();
     }
@@ -92,7 +95,7 @@ class RolloverTest {
   void emptyFlushWritesNoFile() throws Exception {
     FileSystem fs = FileSystem.getLocal(new Configuration());
     Path base = new Path(dir.toUri().toString(), "t");
-    RowType rowType = new RandomRows(1).rowType(2);
+    RowType rowType = new RandomRows(1).tableRowType(2);
     try (LogFileWriter writer =
         RoundTrip.writer(fs, base, RoundTrip.PARTITION, rowType, LogWriterOptions.defaults())) {
       assertThat(writer.finish()).isEmpty();

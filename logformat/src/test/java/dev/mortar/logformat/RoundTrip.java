@@ -2,6 +2,7 @@ package dev.mortar.logformat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.testing.RandomRows;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,11 +104,11 @@ final class RoundTrip {
                 fs, base, PARTITION, FILE_ID, INSTANT, TOKEN, rowType, options, reused)) {
       schema = writer.avroSchema();
       for (int i = 0; i < rows; i++) {
-        GenericRowData row = random.row(rowType, i);
+        GenericRowData row = random.tableRow(rowType, i);
         BinaryRowData binary = RandomRows.toBinary(rowType, row);
         String key = "key-" + i + (keys.nextBoolean() ? "-ключ" : "");
         rowKeys.add(key);
-        expectedRows.add(RandomRows.expectedFields(rowType, row));
+        expectedRows.add(NormalForm.expectedFields(rowType, row));
         writer.write(BinaryStringData.fromString(key), binary);
       }
       for (int i = 0; i < deletes; i++) {
@@ -169,7 +170,7 @@ final class RoundTrip {
         assertThat(record.get(3)).hasToString(PARTITION);
         assertThat(record.get(4)).hasToString(FILE_ID);
       }
-      assertThat(RandomRows.actualFields(rowType, record, first))
+      assertThat(NormalForm.actualFields(rowType, record, first))
           .as("record %d of schema %s", i, rowType)
           .isEqualTo(expectedRows.get(i));
     }

@@ -1,7 +1,6 @@
 package dev.mortar.serde;
 
-import dev.mortar.serde.testutil.RandomRows;
-import dev.mortar.serde.testutil.Seeds;
+import dev.mortar.testing.Seeds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -15,7 +14,8 @@ import org.apache.flink.table.types.logical.RowType;
  * schema, from empty to a few hundred rows. Seed logged; {@code -Dmortar.seed=N} pins it.
  */
 class MortarRowBatchSerializerTest extends SerializerTestBase<MortarRowBatch> {
-  private final RandomRows random = new RandomRows(Seeds.seed("MortarRowBatchSerializerTest"));
+  private final RandomMortarRows random =
+      new RandomMortarRows(Seeds.seed("MortarRowBatchSerializerTest"));
   private final RowType payloadType = random.rowType(6);
   private final MortarRowSerializer rows = new MortarRowSerializer(payloadType);
   private MortarRowBatch[] testData;

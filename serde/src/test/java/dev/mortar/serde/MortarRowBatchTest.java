@@ -3,8 +3,7 @@ package dev.mortar.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mortar.serde.testutil.RandomRows;
-import dev.mortar.serde.testutil.Seeds;
+import dev.mortar.testing.Seeds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,7 +24,7 @@ class MortarRowBatchTest {
   @Test
   void randomSchemasAndBatchSizesReadBackTheRowsInOrder() throws IOException {
     int schemas = Seeds.size("mortar.serde.schemas", 40);
-    RandomRows random = new RandomRows(Seeds.seed("random batches round trip"));
+    RandomMortarRows random = new RandomMortarRows(Seeds.seed("random batches round trip"));
     for (int s = 0; s < schemas; s++) {
       RowType type = random.rowType(10);
       MortarRowSerializer rows = new MortarRowSerializer(type);
@@ -64,7 +63,7 @@ class MortarRowBatchTest {
   @Test
   void rowsAreViewsOverTheBatchArrayAndTheSameObjectsEachTime() throws IOException {
     RowType type = RowType.of(new BigIntType(false), VarCharType.STRING_TYPE);
-    RandomRows random = new RandomRows(Seeds.seed("batch views"));
+    RandomMortarRows random = new RandomMortarRows(Seeds.seed("batch views"));
     MortarRowSerializer rows = new MortarRowSerializer(type);
     MortarRowBatch batch = new MortarRowBatch(0, 16);
     for (int i = 0; i < 10; i++) {
@@ -96,7 +95,7 @@ class MortarRowBatchTest {
   @Test
   void recycledBatchesAreReusedAndNeverShareRowsWithHeldOnes() throws IOException {
     long seed = Seeds.seed("recycled batches");
-    RandomRows random = new RandomRows(seed);
+    RandomMortarRows random = new RandomMortarRows(seed);
     Random choices = new Random(seed);
     RowType type = random.rowType(6);
     MortarRowSerializer rows = new MortarRowSerializer(type);
@@ -144,7 +143,7 @@ class MortarRowBatchTest {
   @Test
   void recyclingTwiceFailsAndBuiltBatchesAreNotRecycled() throws IOException {
     RowType type = RowType.of(new BigIntType(false));
-    RandomRows random = new RandomRows(Seeds.seed("recycle rules"));
+    RandomMortarRows random = new RandomMortarRows(Seeds.seed("recycle rules"));
     MortarRowBatch built = new MortarRowBatch(0, 16);
     built.add(random.mortarRow(type), new MortarRowSerializer(type));
     byte[] wire = serialize(built);
@@ -168,7 +167,8 @@ class MortarRowBatchTest {
     RowType type = RowType.of(new BigIntType(false));
     MortarRowBatch built = new MortarRowBatch(0, 16);
     built.add(
-        new RandomRows(Seeds.seed("recycled use")).mortarRow(type), new MortarRowSerializer(type));
+        new RandomMortarRows(Seeds.seed("recycled use")).mortarRow(type),
+        new MortarRowSerializer(type));
     byte[] wire = serialize(built);
     MortarRowBatch read = batches.deserialize(new DataInputDeserializer(wire));
     read.recycle();
@@ -185,7 +185,7 @@ class MortarRowBatchTest {
 
   @Test
   void forEachRowThenRecycleHandsOnEveryRowInOrderThenGivesTheBatchBack() throws IOException {
-    RandomRows random = new RandomRows(Seeds.seed("drain and recycle"));
+    RandomMortarRows random = new RandomMortarRows(Seeds.seed("drain and recycle"));
     RowType type = random.rowType(10);
     MortarRowSerializer rows = new MortarRowSerializer(type);
     MortarRowBatch built = new MortarRowBatch(0, 16);
@@ -208,7 +208,7 @@ class MortarRowBatchTest {
   @Test
   void corruptBatchesFailNamingWhatIsWrong() throws IOException {
     RowType type = RowType.of(new BigIntType(false));
-    RandomRows random = new RandomRows(Seeds.seed("corrupt batches"));
+    RandomMortarRows random = new RandomMortarRows(Seeds.seed("corrupt batches"));
     MortarRowSerializer rows = new MortarRowSerializer(type);
     MortarRowBatch batch = new MortarRowBatch(0, 16);
     batch.add(random.mortarRow(type), rows);

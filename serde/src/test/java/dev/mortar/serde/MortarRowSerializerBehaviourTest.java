@@ -3,8 +3,7 @@ package dev.mortar.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mortar.serde.testutil.RandomRows;
-import dev.mortar.serde.testutil.Seeds;
+import dev.mortar.testing.Seeds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,7 +33,7 @@ class MortarRowSerializerBehaviourTest {
   void randomSchemasRoundTripWithAndWithoutReuseAndCopyStreamsByteForByte() throws IOException {
     int schemas = Seeds.size("mortar.serde.schemas", 40);
     int rowsPerSchema = Seeds.size("mortar.serde.rows", 60);
-    RandomRows random = new RandomRows(Seeds.seed("random schemas round trip"));
+    RandomMortarRows random = new RandomMortarRows(Seeds.seed("random schemas round trip"));
     for (int s = 0; s < schemas; s++) {
       RowType type = random.rowType(10);
       MortarRowSerializer schemaSerializer = new MortarRowSerializer(type);

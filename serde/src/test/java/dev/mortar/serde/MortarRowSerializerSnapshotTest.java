@@ -3,8 +3,7 @@ package dev.mortar.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mortar.serde.testutil.RandomRows;
-import dev.mortar.serde.testutil.Seeds;
+import dev.mortar.testing.Seeds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +29,7 @@ class MortarRowSerializerSnapshotTest {
 
   @Test
   void serializerRestoredFromItsSnapshotReadsWhatTheOldOneWrote() throws IOException {
-    RandomRows random = new RandomRows(Seeds.seed("snapshot restore"));
+    RandomMortarRows random = new RandomMortarRows(Seeds.seed("snapshot restore"));
     RowType type = random.rowType(8);
     MortarRowSerializer old = new MortarRowSerializer(type);
     List<MortarRow> rows = new ArrayList<>();

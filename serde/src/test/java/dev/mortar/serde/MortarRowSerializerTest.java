@@ -1,7 +1,6 @@
 package dev.mortar.serde;
 
-import dev.mortar.serde.testutil.RandomRows;
-import dev.mortar.serde.testutil.Seeds;
+import dev.mortar.testing.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeutils.SerializerTestBase;
@@ -18,7 +17,8 @@ import org.apache.flink.table.types.logical.RowType;
 class MortarRowSerializerTest extends SerializerTestBase<MortarRow> {
   private static final int ROWS = Seeds.size("mortar.serde.rows", 60);
 
-  private final RandomRows random = new RandomRows(Seeds.seed("MortarRowSerializerTest schema"));
+  private final RandomMortarRows random =
+      new RandomMortarRows(Seeds.seed("MortarRowSerializerTest schema"));
   private final RowType payloadType = random.rowType(6);
   private MortarRow[] testData;
 

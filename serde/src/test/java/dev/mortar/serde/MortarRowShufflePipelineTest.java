@@ -2,8 +2,7 @@ package dev.mortar.serde;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mortar.serde.testutil.RandomRows;
-import dev.mortar.serde.testutil.Seeds;
+import dev.mortar.testing.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.Partitioner;
@@ -37,7 +36,7 @@ class MortarRowShufflePipelineTest {
 
   @Test
   void shuffledRowsArriveUnchangedOnTheirBucketsSubtask() throws Exception {
-    RandomRows random = new RandomRows(Seeds.seed("shuffle pipeline"));
+    RandomMortarRows random = new RandomMortarRows(Seeds.seed("shuffle pipeline"));
     RowType payloadType = random.rowType(6);
     List<MortarRow> input = new ArrayList<>();
     for (int i = 0; i < Seeds.size("mortar.serde.pipelineRows", 2_000); i++) {

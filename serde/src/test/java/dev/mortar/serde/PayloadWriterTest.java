@@ -2,8 +2,8 @@ package dev.mortar.serde;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mortar.serde.testutil.RandomRows;
-import dev.mortar.serde.testutil.Seeds;
+import dev.mortar.testing.RandomRows;
+import dev.mortar.testing.Seeds;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;

@@ -6,7 +6,7 @@ import dev.mortar.benchmark.e2e.JobTimeline;
 import dev.mortar.benchmark.e2e.LocalFlink;
 import dev.mortar.benchmark.e2e.RunSpec;
 import dev.mortar.benchmark.e2e.TableFiles;
-import dev.mortar.writer.testing.HudiTableOracle;
+import dev.mortar.testing.HudiTableOracle;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.serde.MortarRow;
 import dev.mortar.serde.Operation;
+import dev.mortar.testing.Seeds;
 import dev.mortar.writer.table.BucketIndex;
 import java.util.SplittableRandom;
 import org.apache.flink.table.data.binary.BinaryStringData;
@@ -15,12 +16,10 @@ import org.junit.jupiter.api.Test;
  * partitions, so that a cached partition is both reused and replaced.
  */
 class BucketTaskSelectorTest {
-  private static final long SEED = Long.getLong("mortar.seed", System.nanoTime());
+  private static final long SEED = Seeds.seed("BucketTaskSelectorTest");
 
   @Test
   void selectsHudisTaskForEveryRow() {
-    System.out.println(
-        "BucketTaskSelectorTest seed " + SEED + " (re-run with -Dmortar.seed=" + SEED + ")");
     SplittableRandom random = new SplittableRandom(SEED);
     for (int shape = 0; shape < 200; shape++) {
       int buckets = 1 + random.nextInt(300);

@@ -2,6 +2,7 @@ package dev.mortar.writer.assign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.testing.Seeds;
 import dev.mortar.writer.input.KeyFields;
 import dev.mortar.writer.table.BucketIndex;
 import dev.mortar.writer.table.RecordKeys;
@@ -28,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * random rows of every key shape, as generic and as binary rows.
  */
 class RecordKeyEncoderTest {
-  private static final long SEED = Long.getLong("mortar.seed", System.nanoTime());
+  private static final long SEED = Seeds.seed("RecordKeyEncoderTest");
   private static final int RUNS = Integer.getInteger("mortar.key.runs", 20_000);
   private static final RowType ROW =
       RowType.of(
@@ -46,8 +47,6 @@ class RecordKeyEncoderTest {
   @ParameterizedTest
   @ValueSource(strings = {"t", "s", "i", "l", "v", "l,v", "v,i"})
   void keyAndBucketEqualTheRenderedPath(String fields) {
-    System.out.println(
-        "RecordKeyEncoderTest seed " + SEED + " (re-run with -Dmortar.seed=" + SEED + ")");
     List<String> keyFieldNames = List.of(fields.split(","));
     TableSettings table = new TableSettings("t", ROW, keyFieldNames, List.of(), "ts");
     KeyFields keyFields = KeyFields.of(ROW, keyFieldNames, "record key");

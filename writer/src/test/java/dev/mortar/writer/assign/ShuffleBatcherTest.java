@@ -6,6 +6,7 @@ import dev.mortar.serde.MortarRow;
 import dev.mortar.serde.MortarRowBatch;
 import dev.mortar.serde.MortarRowBatchReader;
 import dev.mortar.serde.MortarRowBatchSerializer;
+import dev.mortar.testing.Seeds;
 import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.it.Changelog;
 import dev.mortar.writer.table.BucketIndex;
@@ -35,9 +36,7 @@ class ShuffleBatcherTest {
 
   @Test
   void rowsLeaveOnceInTheirTasksBatchWhenFullBeforeTheBarrierAndAtTheEnd() throws Exception {
-    long seed = Long.getLong("mortar.seed", System.nanoTime());
-    System.out.println(
-        "ShuffleBatcherTest seed " + seed + " (re-run with -Dmortar.seed=" + seed + ")");
+    long seed = Seeds.seed("ShuffleBatcherTest");
     SplittableRandom random = new SplittableRandom(seed);
     MortarSink sink =
         MortarSink.builder(Changelog.ROW_TYPE)

@@ -3,10 +3,10 @@ package dev.mortar.writer.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.writer.MortarOptions;
 import dev.mortar.writer.it.Changelog;
 import dev.mortar.writer.settings.SinkSettings;
-import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ExecutionException;

@@ -3,18 +3,15 @@ package dev.mortar.writer.input;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.logformat.OrderingValue;
+import dev.mortar.testing.Seeds;
 import java.util.SplittableRandom;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.Test;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 class OrderingFieldTest {
-  private static final Logger LOG = LoggerFactory.getLogger(OrderingFieldTest.class);
-
   private static RowType rowOf(org.apache.flink.table.types.DataType type) {
     return (RowType) DataTypes.ROW(DataTypes.FIELD("v", type)).getLogicalType();
   }
@@ -22,8 +19,7 @@ class OrderingFieldTest {
   @Test
   void doublesMapToLongsThatSortLikeTheDoubles() {
     OrderingField field = OrderingField.of(rowOf(DataTypes.DOUBLE()), "v");
-    long seed = Long.getLong("mortar.seed", System.nanoTime());
-    LOG.info("seed {}", seed);
+    long seed = Seeds.seed("OrderingFieldTest");
     SplittableRandom random = new SplittableRandom(seed);
     double[] edges = {-Double.MAX_VALUE, -1.5, -0.0, 0.0, Double.MIN_VALUE, 2.5, Double.MAX_VALUE};
     for (int i = 0; i < 10_000; i++) {

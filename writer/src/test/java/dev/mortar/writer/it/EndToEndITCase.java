@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
-import dev.mortar.writer.testing.HudiTableOracle;
+import dev.mortar.testing.HudiTableOracle;
+import dev.mortar.testing.Seeds;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
@@ -60,7 +61,7 @@ class EndToEndITCase {
       boolean metaFields,
       Deduplication deduplication)
       throws Exception {
-    long seed = Long.getLong("mortar.seed", System.nanoTime());
+    long seed = Seeds.seed("EndToEndITCase");
     LOG.info(
         "seed {} for {} p={} partitioned={} ordering={} {}",
         seed,

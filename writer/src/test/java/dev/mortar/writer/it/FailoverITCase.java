@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.testing.Seeds;
 import dev.mortar.writer.it.Failures.Plan;
 import dev.mortar.writer.it.Failures.Point;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -41,13 +41,7 @@ class FailoverITCase {
   @TempDir Path dir;
 
   static Stream<Long> seeds() {
-    Long fixed = Long.getLong("mortar.seed");
-    if (fixed != null) {
-      return Stream.of(fixed);
-    }
-    long base = System.nanoTime();
-    return IntStream.range(0, Integer.getInteger("mortar.failover.runs", 7))
-        .mapToObj(i -> base + i * 0x9E3779B97F4A7C15L);
+    return Seeds.seeds(Integer.getInteger("mortar.failover.runs", 7)).boxed();
   }
 
   @AfterEach

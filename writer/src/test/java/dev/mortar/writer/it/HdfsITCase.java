@@ -3,7 +3,8 @@ package dev.mortar.writer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.logformat.LogBlockFormat;
-import dev.mortar.writer.testing.HudiTableOracle;
+import dev.mortar.testing.HudiTableOracle;
+import dev.mortar.testing.Seeds;
 import java.nio.file.Path;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.conf.Configuration;
@@ -33,8 +34,8 @@ class HdfsITCase {
     try {
       hdfs.waitActive();
       String path = hdfs.getFileSystem().getUri() + "/warehouse/items";
-      long seed = Long.getLong("mortar.seed", System.nanoTime());
-      LOG.info("seed {}, table {}", seed, path);
+      long seed = Seeds.seed("HdfsITCase");
+      LOG.info("table {}", path);
       Changelog changelog = Changelog.random(seed, 800, 200, 100, 30);
       SinkJob job =
           SinkJob.at(path)

@@ -3,7 +3,7 @@ package dev.mortar.writer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mortar.writer.testing.HudiTableOracle;
+import dev.mortar.testing.HudiTableOracle;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

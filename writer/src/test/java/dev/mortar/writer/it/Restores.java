@@ -1,6 +1,6 @@
 package dev.mortar.writer.it;
 
-import dev.mortar.writer.testing.HudiTableOracle;
+import dev.mortar.testing.HudiTableOracle;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

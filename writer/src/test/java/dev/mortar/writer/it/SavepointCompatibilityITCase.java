@@ -2,7 +2,7 @@ package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mortar.writer.testing.HudiTableOracle;
+import dev.mortar.testing.HudiTableOracle;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.writer.MortarSink;
-import dev.mortar.writer.testing.HudiTableOracle;
 import java.io.IOException;
 import java.io.Serializable;
 import java.net.URI;

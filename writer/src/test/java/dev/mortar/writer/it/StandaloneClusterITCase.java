@@ -2,7 +2,8 @@ package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mortar.writer.testing.HudiTableOracle;
+import dev.mortar.testing.HudiTableOracle;
+import dev.mortar.testing.Seeds;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
@@ -30,7 +31,7 @@ class StandaloneClusterITCase {
 
   @Test
   void killedTaskManagerLosesAndDuplicatesNothing() throws Exception {
-    long seed = Long.getLong("mortar.seed", System.nanoTime());
+    long seed = Seeds.seed("StandaloneClusterITCase");
     SinkJob job =
         SinkJob.at(dir.resolve("t").toUri().toString())
             .parallelism(2)

@@ -2,7 +2,7 @@ package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mortar.writer.testing.HudiTableOracle;
+import dev.mortar.testing.HudiTableOracle;
 import java.nio.file.Path;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -3,9 +3,9 @@ package dev.mortar.writer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.options.NullKeyPolicy;
-import dev.mortar.writer.testing.HudiTableOracle;
 import java.nio.file.Path;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;

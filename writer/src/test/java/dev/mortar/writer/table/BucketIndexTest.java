@@ -2,6 +2,7 @@ package dev.mortar.writer.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.testing.Seeds;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Random;
@@ -15,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class BucketIndexTest {
-  private static final long SEED = Long.getLong("mortar.seed", System.nanoTime());
+  private static final long SEED = Seeds.seed("BucketIndexTest");
   private static final int RUNS = Integer.getInteger("mortar.bucket.runs", 20_000);
 
   /** Vectors from Hudi 1.1.1's BucketIdentifier (hudi-format.md §11), hash fields = key fields. */
@@ -55,8 +56,6 @@ class BucketIndexTest {
 
   @Test
   void taskForEqualsHudisPartitionIndexFunction() {
-    System.out.println(
-        "BucketIndexTest seed " + SEED + " (re-run with -Dmortar.seed=" + SEED + ")");
     Random random = new Random(SEED);
     for (int i = 0; i < RUNS; i++) {
       int parallelism = 1 + random.nextInt(64);

@@ -2,7 +2,7 @@ package dev.mortar.writer.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mortar.writer.testing.HudiTableOracle;
+import dev.mortar.testing.HudiTableOracle;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.mortar.writer.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mortar.testing.Seeds;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -15,7 +16,7 @@ import org.apache.hudi.keygen.constant.KeyGeneratorOptions;
 import org.junit.jupiter.api.Test;
 
 class RecordKeysAndPartitionPathsTest {
-  private static final long SEED = Long.getLong("mortar.seed", System.nanoTime());
+  private static final long SEED = Seeds.seed("RecordKeysAndPartitionPathsTest");
   private static final RowType ROW =
       RowType.of(
           new LogicalType[] {
@@ -60,7 +61,6 @@ class RecordKeysAndPartitionPathsTest {
 
   @Test
   void hashKeysRecoverTheValuesOfAComplexKey() {
-    System.out.println("seed " + SEED + " (re-run with -Dmortar.seed=" + SEED + ")");
     Random random = new Random(SEED);
     RecordKeys keys = RecordKeys.of(settings(List.of("a", "b", "c"), List.of()));
     String alphabet = "xyz019:- ";
@@ -98,7 +98,6 @@ class RecordKeysAndPartitionPathsTest {
 
   @Test
   void avroRecordNameIsHudisQualifiedName() {
-    System.out.println("seed " + SEED + " (re-run with -Dmortar.seed=" + SEED + ")");
     Random random = new Random(SEED);
     List<String> names =
         new java.util.ArrayList<>(List.of("t1", "my-table.x", "1abc", "a b", "ünï", "_x9"));

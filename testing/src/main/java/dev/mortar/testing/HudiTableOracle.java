@@ -1,4 +1,4 @@
-package dev.mortar.writer.testing;
+package dev.mortar.testing;
 
 import java.io.IOException;
 import java.util.ArrayList;
