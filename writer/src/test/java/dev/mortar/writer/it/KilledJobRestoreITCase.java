@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.testing.HudiTableOracle;
+import dev.mortar.testing.Seeds;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,13 +34,7 @@ class KilledJobRestoreITCase {
   @TempDir Path dir;
 
   static Stream<Long> seeds() {
-    Long fixed = Long.getLong("mortar.seed");
-    if (fixed != null) {
-      return Stream.of(fixed);
-    }
-    long base = System.nanoTime();
-    return IntStream.range(0, Integer.getInteger("mortar.restore.runs", 3))
-        .mapToObj(i -> base + i * 0x9E3779B97F4A7C15L);
+    return Seeds.seeds(Integer.getInteger("mortar.restore.runs", 3)).boxed();
   }
 
   @ParameterizedTest(name = "seed {0}")

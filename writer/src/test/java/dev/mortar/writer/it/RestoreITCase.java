@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mortar.testing.HudiTableOracle;
+import dev.mortar.testing.Seeds;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -64,7 +65,7 @@ class RestoreITCase {
   @MethodSource("shapes")
   void stopWithSavepointThenRestore(int before, int after, boolean smallerBuffersAfter)
       throws Exception {
-    long seed = seed();
+    long seed = Seeds.seed("RestoreITCase");
     SinkJob job = job(before);
     Changelog changelog = Changelog.random(seed, CHANGES, 800, 100, 30);
     LOG.info("seed {}: {}, restored with parallelism {}", seed, job, after);
@@ -82,7 +83,7 @@ class RestoreITCase {
   @ParameterizedTest(name = "from the newest retained checkpoint: {0}")
   @ValueSource(booleans = {true, false})
   void cancelThenRestoreFromARetainedCheckpoint(boolean newest) throws Exception {
-    long seed = seed();
+    long seed = Seeds.seed("RestoreITCase");
     SinkJob job = job(2);
     Changelog changelog = Changelog.random(seed, CHANGES, 800, 100, 30);
     LOG.info("seed {}: {}, restored from the newest checkpoint: {}", seed, job, newest);
@@ -98,7 +99,7 @@ class RestoreITCase {
   @Test
   void aRestoreOntoATableOfAnotherLayoutFailsWhenTheJobIsBuilt() throws Exception {
     SinkJob job = job(2);
-    Changelog changelog = Changelog.random(seed(), CHANGES, 800, 100, 30);
+    Changelog changelog = Changelog.random(Seeds.seed("RestoreITCase"), CHANGES, 800, 100, 30);
     JobClient first = submit(job, changelog, null);
     awaitCompletedCommits(job.path(), 1, first);
     first.cancel().get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
@@ -156,10 +157,6 @@ class RestoreITCase {
     StreamExecutionEnvironment env = environment(job);
     job.addDataStream(env, changelog);
     return Restores.submit(env, "mortar restore test", restoreFrom);
-  }
-
-  private static long seed() {
-    return Long.getLong("mortar.seed", System.nanoTime());
   }
 
   /** Waits until the table has {@code commits} completed instants while the job still runs. */
