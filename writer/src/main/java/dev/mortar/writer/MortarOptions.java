@@ -78,6 +78,14 @@ public final class MortarOptions {
   /** What to do with a row without a record key (the writer module's option). */
   public static final ConfigOption<NullKeyPolicy> NULL_KEY_POLICY = WriterOptions.NULL_KEY_POLICY;
 
+  /** Whether the committer schedules compactions (the writer module's option). */
+  public static final ConfigOption<Boolean> COMPACTION_SCHEDULE_ENABLED =
+      WriterOptions.COMPACTION_SCHEDULE_ENABLED;
+
+  /** Delta commits between two compaction plans (the writer module's option). */
+  public static final ConfigOption<Integer> COMPACTION_DELTA_COMMITS =
+      WriterOptions.COMPACTION_DELTA_COMMITS;
+
   /** Every option, in the order the README lists them. */
   public static List<ConfigOption<?>> all() {
     return List.of(
@@ -98,6 +106,8 @@ public final class MortarOptions {
         BUFFER_PAGE_SIZE,
         BUFFER_OFF_HEAP,
         BUFFER_DEDUPLICATION,
-        NULL_KEY_POLICY);
+        NULL_KEY_POLICY,
+        COMPACTION_SCHEDULE_ENABLED,
+        COMPACTION_DELTA_COMMITS);
   }
 }

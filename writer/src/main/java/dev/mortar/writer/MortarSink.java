@@ -253,6 +253,16 @@ public final class MortarSink {
       return this;
     }
 
+    public Builder compactionScheduling(boolean enabled) {
+      options.set(MortarOptions.COMPACTION_SCHEDULE_ENABLED, enabled);
+      return this;
+    }
+
+    public Builder compactionDeltaCommits(int deltaCommits) {
+      options.set(MortarOptions.COMPACTION_DELTA_COMMITS, deltaCommits);
+      return this;
+    }
+
     /** Prefix of the operators' uids, for jobs with more than one Mortar sink. */
     public Builder uidPrefix(String prefix) {
       uidPrefix = prefix;

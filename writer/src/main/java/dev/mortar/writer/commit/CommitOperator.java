@@ -1,6 +1,7 @@
 package dev.mortar.writer.commit;
 
 import dev.mortar.writer.commit.PendingCommits.Pending;
+import dev.mortar.writer.compaction.CompactionScheduler;
 import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.TableFileSystems;
@@ -10,6 +11,7 @@ import dev.mortar.writer.write.WriteResult;
 import dev.mortar.writer.write.WriteResultSerializer;
 import java.util.ArrayList;
 import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -33,6 +35,9 @@ import org.slf4j.LoggerFactory;
  * commit: every pending instant older than the newest committed one that is not in the book. That
  * is safe because the coordinator starts instants in checkpoint order and a restarted job only gets
  * new, later instants; an instant still being written is always newer.
+ *
+ * <p>After each round of commits it hands over to the {@link CompactionScheduler} (unless {@code
+ * compaction.schedule.enabled} is off), which plans compactions on a thread of its own.
  */
 public final class CommitOperator extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<WriteResult, Void>, BoundedOneInput {
@@ -47,6 +52,7 @@ public final class CommitOperator extends AbstractStreamOperator<Void>
   private transient Timeline timeline;
   private transient String schemaJson;
   private transient CommitMetrics metrics;
+  @Nullable private transient CompactionScheduler compactions;
 
   public CommitOperator(SinkSettings settings) {
     this.settings = settings;
@@ -63,6 +69,9 @@ public final class CommitOperator extends AbstractStreamOperator<Void>
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
     schemaJson = table.avroSchemaJson();
+    if (settings.compactionScheduling()) {
+      compactions = new CompactionScheduler(fs, table, settings.compactionDeltaCommits());
+    }
     state =
         context
             .getOperatorStateStore()
@@ -139,6 +148,9 @@ public final class CommitOperator extends AbstractStreamOperator<Void>
         abort(instant);
       }
     }
+    if (compactions != null) {
+      compactions.afterCommit();
+    }
   }
 
   private void abort(String instant) {
@@ -150,6 +162,9 @@ public final class CommitOperator extends AbstractStreamOperator<Void>
   @Override
   public void close() throws Exception {
     try {
+      if (compactions != null) {
+        compactions.close();
+      }
       if (fs != null) {
         fs.close();
       }

@@ -80,4 +80,22 @@ public final class WriterOptions {
           .withDescription(
               "What to do with a row whose record key is null or empty: 'fail' the job naming the"
                   + " field and row, or 'drop' it and count it in the numNullKeyRowsDropped metric.");
+
+  public static final ConfigOption<Boolean> COMPACTION_SCHEDULE_ENABLED =
+      ConfigOptions.key("compaction.schedule.enabled")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Let the committer schedule compactions: it writes a compaction plan"
+                  + " (C.compaction.requested) every 'compaction.delta-commits' delta commits, for"
+                  + " the file slices with log files. Hudi's own compactor executes the plans; the"
+                  + " sink does not run them yet.");
+
+  public static final ConfigOption<Integer> COMPACTION_DELTA_COMMITS =
+      ConfigOptions.key("compaction.delta-commits")
+          .intType()
+          .defaultValue(5)
+          .withDescription(
+              "Number of completed delta commits after the latest compaction at which the"
+                  + " committer schedules the next one (as Hudi's 'compaction.delta_commits').");
 }

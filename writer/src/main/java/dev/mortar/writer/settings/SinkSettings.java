@@ -42,6 +42,8 @@ public final class SinkSettings implements Serializable {
   private final long batchBytes;
   private final NullKeyPolicy nullKeyPolicy;
   private final boolean populateMetaFields;
+  private final boolean compactionScheduling;
+  private final int compactionDeltaCommits;
 
   private SinkSettings(
       ReadableConfig options,
@@ -69,6 +71,8 @@ public final class SinkSettings implements Serializable {
     this.batchBytes = options.get(WriterOptions.WRITE_BATCH_SIZE).getBytes();
     this.nullKeyPolicy = options.get(WriterOptions.NULL_KEY_POLICY);
     this.populateMetaFields = options.get(WriterOptions.POPULATE_META_FIELDS);
+    this.compactionScheduling = options.get(WriterOptions.COMPACTION_SCHEDULE_ENABLED);
+    this.compactionDeltaCommits = options.get(WriterOptions.COMPACTION_DELTA_COMMITS);
   }
 
   /**
@@ -106,6 +110,13 @@ public final class SinkSettings implements Serializable {
               + "' must be > 0, got "
               + batchBytes
               + " bytes");
+    }
+    if (compactionDeltaCommits <= 0) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.COMPACTION_DELTA_COMMITS.key()
+              + "' must be > 0, got "
+              + compactionDeltaCommits);
     }
     newPagePool().close();
     long pageSize = options.get(BufferOptions.PAGE_SIZE).getBytes();
@@ -198,6 +209,16 @@ public final class SinkSettings implements Serializable {
 
   public NullKeyPolicy nullKeyPolicy() {
     return nullKeyPolicy;
+  }
+
+  /** Whether the committer schedules compactions ({@code compaction.schedule.enabled}). */
+  public boolean compactionScheduling() {
+    return compactionScheduling;
+  }
+
+  /** Delta commits after the latest compaction that make the next due. */
+  public int compactionDeltaCommits() {
+    return compactionDeltaCommits;
   }
 
   public TableSettings tableSettings() {

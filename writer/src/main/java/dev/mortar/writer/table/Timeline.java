@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.RemoteIterator;
  *   T.deltacommit.requested    empty, written by {@link #startInstant()}
  *   T.deltacommit.inflight     empty, written right after (as Hudi's Flink coordinator does)
  *   T_C.deltacommit            Avro commit metadata, published by {@link #complete} with one rename
+ *   C.compaction.requested     a compaction plan, published by {@link #requestCompaction}
  * </pre>
  *
  * A log file is visible to Hudi's readers iff the instant in its name has a completed file, so the
@@ -28,10 +29,13 @@ import org.apache.hadoop.fs.RemoteIterator;
  * {@code InstantCoordinator} on the JobManager starts instants, the committer operator completes
  * and aborts them. Each issues its times from its own {@link InstantClock}, which takes the latest
  * time on disk as its floor, so the times are increasing and a completion time is later than its
- * requested time, across restarts too.
+ * requested time, across restarts too. A compaction instant comes from the committer's clock
+ * ({@link #newInstantTime}), so every delta commit the committer completes afterwards has a later
+ * completion time.
  */
 public final class Timeline {
   static final String ACTION = ".deltacommit";
+  private static final String COMPACTION_REQUESTED = ".compaction.requested";
   private static final String REQUESTED = ACTION + ".requested";
   private static final String INFLIGHT = ACTION + ".inflight";
 
@@ -59,6 +63,35 @@ public final class Timeline {
       throw new UncheckedIOException("cannot start instant " + instant + " in " + timelineDir, e);
     }
     return instant;
+  }
+
+  /**
+   * A time later than every time on the timeline and every time this timeline issued; a completion
+   * time {@link #complete} issues afterwards is later still.
+   */
+  public String newInstantTime() {
+    return clock.next(scan().latestTime());
+  }
+
+  /**
+   * Publishes {@code C.compaction.requested} holding {@code plan} with one rename.
+   *
+   * @throws IllegalStateException if that file exists already
+   */
+  public void requestCompaction(String instant, byte[] plan) {
+    Path target = new Path(timelineDir, instant + COMPACTION_REQUESTED);
+    try {
+      if (!AtomicFile.publish(fs, tempDir, target, out -> out.write(plan))) {
+        throw new IllegalStateException("compaction plan " + target + " exists already");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write compaction plan " + target, e);
+    }
+  }
+
+  /** The folder of the instant files, {@code .hoodie/timeline}. */
+  public Path timelineDir() {
+    return timelineDir;
   }
 
   public boolean isCompleted(String instant) {

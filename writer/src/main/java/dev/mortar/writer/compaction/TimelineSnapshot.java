@@ -1,0 +1,123 @@
+package dev.mortar.writer.compaction;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import javax.annotation.Nullable;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * What one listing of {@code .hoodie/timeline/} (layout v2) says about compaction: the completed
+ * delta commits with their completion times ({@code T_X.deltacommit}), the compactions requested
+ * ({@code C.compaction.requested}) and the completed commits ({@code C_X.commit}; on a
+ * Merge-On-Read table every commit is a compaction). A compaction is pending while its requested
+ * file has no completed commit. Everything the planner decides is derived from this listing, so a
+ * restored job sees what an earlier attempt planned.
+ */
+final class TimelineSnapshot {
+  private static final String DELTA_COMMIT = ".deltacommit";
+  private static final String COMMIT = ".commit";
+  private static final String COMPACTION_REQUESTED = ".compaction.requested";
+
+  private final Map<String, String> deltaCommitCompletions = new TreeMap<>();
+  private final NavigableSet<String> compactionRequests = new TreeSet<>();
+  private final NavigableSet<String> completedCommits = new TreeSet<>();
+  private final Set<String> requestedTimes = new HashSet<>();
+
+  private TimelineSnapshot() {}
+
+  static TimelineSnapshot read(FileSystem fs, Path timelineDir) {
+    TimelineSnapshot snapshot = new TimelineSnapshot();
+    try {
+      for (FileStatus status : fs.listStatus(timelineDir)) {
+        if (status.isFile()) {
+          snapshot.add(status.getPath().getName());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list timeline " + timelineDir, e);
+    }
+    return snapshot;
+  }
+
+  /** For tests: a snapshot of the given instant file names. */
+  static TimelineSnapshot of(Iterable<String> fileNames) {
+    TimelineSnapshot snapshot = new TimelineSnapshot();
+    fileNames.forEach(snapshot::add);
+    return snapshot;
+  }
+
+  private void add(String fileName) {
+    int dot = fileName.indexOf('.');
+    if (dot <= 0 || !Character.isDigit(fileName.charAt(0))) {
+      return;
+    }
+    String times = fileName.substring(0, dot);
+    String action = fileName.substring(dot);
+    int underscore = times.indexOf('_');
+    String requested = underscore < 0 ? times : times.substring(0, underscore);
+    requestedTimes.add(requested);
+    if (underscore < 0) {
+      if (action.equals(COMPACTION_REQUESTED)) {
+        compactionRequests.add(requested);
+      }
+    } else if (action.equals(DELTA_COMMIT)) {
+      deltaCommitCompletions.put(requested, times.substring(underscore + 1));
+    } else if (action.equals(COMMIT)) {
+      completedCommits.add(requested);
+    }
+  }
+
+  /** The completion time of a delta commit, or null if it is not completed. */
+  @Nullable
+  String completionOf(String deltaCommit) {
+    return deltaCommitCompletions.get(deltaCommit);
+  }
+
+  boolean isCompletedCommit(String instant) {
+    return completedCommits.contains(instant);
+  }
+
+  /** Requested times of compactions without a completed commit, oldest first. */
+  NavigableSet<String> pendingCompactions() {
+    NavigableSet<String> pending = new TreeSet<>(compactionRequests);
+    pending.removeAll(completedCommits);
+    return pending;
+  }
+
+  /** The newest compaction instant (pending or completed) before {@code instant}, or null. */
+  @Nullable
+  String latestCompactionBefore(String instant) {
+    String requested = compactionRequests.lower(instant);
+    String committed = completedCommits.lower(instant);
+    if (requested == null || committed == null) {
+      return requested == null ? committed : requested;
+    }
+    return requested.compareTo(committed) >= 0 ? requested : committed;
+  }
+
+  /**
+   * How many delta commits completed after {@code after} (null: ever) and before {@code before}.
+   */
+  int deltaCommitsCompletedBetween(@Nullable String after, String before) {
+    int count = 0;
+    for (String completion : deltaCommitCompletions.values()) {
+      if ((after == null || completion.compareTo(after) > 0) && completion.compareTo(before) < 0) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Whether any instant file, of any action, has {@code instant} as its requested time. */
+  boolean hasInstant(String instant) {
+    return requestedTimes.contains(instant);
+  }
+}
