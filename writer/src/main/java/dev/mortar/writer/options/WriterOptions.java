@@ -84,12 +84,13 @@ public final class WriterOptions {
   public static final ConfigOption<Boolean> COMPACTION_SCHEDULE_ENABLED =
       ConfigOptions.key("compaction.schedule.enabled")
           .booleanType()
-          .defaultValue(true)
+          .defaultValue(false)
           .withDescription(
-              "Let the committer schedule compactions: it writes a compaction plan"
-                  + " (C.compaction.requested) every 'compaction.delta-commits' delta commits, for"
-                  + " the file slices with log files. Hudi's own compactor executes the plans; the"
-                  + " sink does not run them yet.");
+              "Let the committer schedule compactions: every 'compaction.delta-commits' delta"
+                  + " commits it writes a compaction plan (C.compaction.requested) for the file"
+                  + " slices with log files. The sink does not execute plans yet: turn this on only"
+                  + " when Hudi's compactor runs them (a file group stays in its pending plan until"
+                  + " then, and readers that ignore pending compactions miss its newer logs).");
 
   public static final ConfigOption<Integer> COMPACTION_DELTA_COMMITS =
       ConfigOptions.key("compaction.delta-commits")
