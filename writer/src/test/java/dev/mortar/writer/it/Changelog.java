@@ -77,6 +77,15 @@ public final class Changelog implements Serializable {
     return new Changelog(ops);
   }
 
+  /**
+   * This changelog's changes, then {@code next}'s: what two jobs writing one after the other do.
+   */
+  public Changelog followedBy(Changelog next) {
+    List<Op> both = new ArrayList<>(ops);
+    both.addAll(next.ops);
+    return new Changelog(both);
+  }
+
   static String dt(long id) {
     return "2026-11-0" + (1 + id % 3);
   }

@@ -52,7 +52,8 @@ record SinkJob(
     boolean smallBuffers,
     boolean restarts,
     boolean metaFields,
-    Deduplication deduplication)
+    Deduplication deduplication,
+    int compactionDeltaCommits)
     implements Serializable {
 
   /** The changelog source's uid: fixed, so a savepoint restores into a job of another shape. */
@@ -60,7 +61,8 @@ record SinkJob(
 
   /**
    * A job on {@code path}: parallelism 1, unpartitioned, last write wins, Avro blocks, 2 buckets,
-   * 100 changes per checkpoint, default buffers, no restarts, meta fields, on_read de-duplication.
+   * 100 changes per checkpoint, default buffers, no restarts, meta fields, on_read de-duplication,
+   * no compaction plans.
    */
   static Builder at(String path) {
     return new Builder(path);
@@ -78,6 +80,7 @@ record SinkJob(
     builder.restarts = restarts;
     builder.metaFields = metaFields;
     builder.deduplication = deduplication;
+    builder.compactionDeltaCommits = compactionDeltaCommits;
     return builder;
   }
 
@@ -94,6 +97,7 @@ record SinkJob(
     private boolean restarts;
     private boolean metaFields = true;
     private Deduplication deduplication = Deduplication.ON_READ;
+    private int compactionDeltaCommits;
 
     private Builder(String path) {
       this.path = path;
@@ -154,6 +158,12 @@ record SinkJob(
       return this;
     }
 
+    /** The committer schedules a compaction every {@code deltaCommits} delta commits. */
+    Builder compactEvery(int deltaCommits) {
+      this.compactionDeltaCommits = deltaCommits;
+      return this;
+    }
+
     SinkJob build() {
       return new SinkJob(
           path,
@@ -166,7 +176,8 @@ record SinkJob(
           smallBuffers,
           restarts,
           metaFields,
-          deduplication);
+          deduplication,
+          compactionDeltaCommits);
     }
   }
 
@@ -222,6 +233,9 @@ record SinkJob(
             .deduplication(deduplication);
     if (partitioned) {
       sink.partitionFields("dt");
+    }
+    if (compactionDeltaCommits > 0) {
+      sink.compactionScheduling(true).compactionDeltaCommits(compactionDeltaCommits);
     }
     if (smallBuffers) {
       sink.pageSize(MemorySize.parse("4kb"))
@@ -283,6 +297,11 @@ record SinkJob(
     }
     if (!metaFields) {
       with.append(", 'hoodie.populate.meta.fields' = 'false'");
+    }
+    if (compactionDeltaCommits > 0) {
+      with.append(", 'compaction.schedule.enabled' = 'true', 'compaction.delta-commits' = '")
+          .append(compactionDeltaCommits)
+          .append("'");
     }
     if (smallBuffers) {
       with.append(
