@@ -52,6 +52,7 @@ final class CompactionPlanner {
     if (snapshot.deltaCommitsCompletedBetween(countFrom, instant) < deltaCommits) {
       return List.of();
     }
+    long startNanos = System.nanoTime();
     List<CompactionOperation> operations;
     try {
       operations =
@@ -70,7 +71,12 @@ final class CompactionPlanner {
       return List.of();
     }
     timeline.requestCompaction(instant, CompactionPlanFile.write(operations));
-    LOG.info("Scheduled compaction {} of {} file slice(s)", instant, operations.size());
+    LOG.info(
+        "Scheduled compaction {} of {} file slice(s), {} log file(s), in {} ms",
+        instant,
+        operations.size(),
+        operations.stream().mapToInt(operation -> operation.logFiles().size()).sum(),
+        (System.nanoTime() - startNanos) / 1_000_000);
     return operations;
   }
 
