@@ -65,12 +65,19 @@ public final class CompactionScheduler implements AutoCloseable {
     }
   }
 
-  /** Lets a running planning finish (its plan is published whole or not at all), then stops. */
+  /**
+   * Lets a running planning finish (its plan is published whole or not at all), then stops; throws
+   * if that planning failed.
+   */
   @Override
   public void close() throws InterruptedException {
     executor.shutdown();
     if (!executor.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
       executor.shutdownNow();
+      return;
+    }
+    if (running != null) {
+      awaitRunning();
     }
   }
 }
