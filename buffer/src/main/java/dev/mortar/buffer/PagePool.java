@@ -107,7 +107,12 @@ public final class PagePool implements AutoCloseable {
   /** A new, empty buffer owned by {@code ownerName} (one per bucket), drawing pages from here. */
   public BucketBuffer newBuffer(String ownerName, Deduplication deduplication) {
     checkOpen();
-    BucketBuffer buffer = new BucketBuffer(this, ownerName, deduplication);
+    BucketBuffer buffer =
+        switch (deduplication) {
+          case OFF -> new NoDedupBuffer(this, ownerName);
+          case ON_APPEND -> new DedupOnAppendBuffer(this, ownerName);
+          case ON_READ -> new DedupOnReadBuffer(this, ownerName);
+        };
     owners.add(buffer);
     return buffer;
   }
