@@ -31,7 +31,7 @@ public final class OnReadIndexCpuTime {
     WorkloadSchema.RowGenerator generator = schema.generator(20261123L);
     SplittableRandom random = new SplittableRandom(7);
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    try (PagePool pool = new PagePool(64 * 1024, 2L << 30, false, false)) {
+    try (PagePool pool = PagePool.onHeap(64 * 1024, 2L << 30)) {
       for (int round = 1; round <= 10; round++) {
         BucketBuffer buffer = pool.newBuffer("on-read", Deduplication.ON_READ);
         for (int i = 0; i < records; i++) {
