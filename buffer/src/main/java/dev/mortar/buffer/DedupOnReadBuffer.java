@@ -11,8 +11,8 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * hash and address, 8 bytes, in pages of an entry log of its own) and reserves the {@link
  * DedupIndex} pages the keys so far may need ({@link PagePool#reserve}). {@link #cursor()} indexes
  * the entries logged since the last cursor, in arrival order, and marks each key's loser superseded
- * by the rule of {@link DedupOnAppendBuffer}; it reads the hashes from the log instead of walking
- * the entries, and touches an entry only when its hash is already in the index.
+ * ({@link BufferEntries#losesTo}); it reads the hashes from the log instead of walking the entries,
+ * and touches an entry only when its hash is already in the index.
  *
  * <p>Invariants:
  *
