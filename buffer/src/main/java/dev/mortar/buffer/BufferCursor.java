@@ -24,7 +24,8 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * translation; only an entry that starts a page or spans pages goes by its address.
  */
 public final class BufferCursor {
-  private final BucketBuffer buffer;
+  private final String ownerName;
+  private final BufferEntries entries;
   private final PageList data;
 
   /** The page of an entry that lies in one page, for {@link #key} and {@link #row} to read. */
@@ -55,28 +56,29 @@ public final class BufferCursor {
   /** Where the entries in {@link #readPage} end: its size, or less where the last entry ends. */
   private int readLimit;
 
-  private int expectedModificationCount;
+  private int expectedChangeCount;
   private boolean onRecord;
   private long orderingValue;
   private Operation operation;
 
-  BufferCursor(BucketBuffer buffer, PageList data) {
-    this.buffer = buffer;
-    this.data = data;
+  BufferCursor(String ownerName, BufferEntries entries) {
+    this.ownerName = ownerName;
+    this.entries = entries;
+    this.data = entries.pages();
   }
 
-  void reset(long end, int modificationCount) {
+  void reset(long end, int changeCount) {
     this.end = end;
-    this.expectedModificationCount = modificationCount;
+    this.expectedChangeCount = changeCount;
     this.onRecord = false;
     moveTo(0);
   }
 
   /** Moves to the next record; {@code false} when there is none. */
   public boolean next() {
-    if (buffer.modificationCount() != expectedModificationCount) {
+    if (entries.changeCount() != expectedChangeCount) {
       throw new ConcurrentModificationException(
-          "buffer " + buffer.ownerName() + " changed since cursor() was called");
+          "buffer " + ownerName + " changed since cursor() was called");
     }
     while (true) {
       int at = readOffset;

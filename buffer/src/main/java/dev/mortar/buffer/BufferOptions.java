@@ -57,6 +57,8 @@ public final class BufferOptions {
       throw new IllegalArgumentException(
           "'" + PAGE_SIZE.key() + "' must be below 2 GiB, got " + pageSizeBytes + " bytes");
     }
-    return new PagePool((int) pageSizeBytes, memoryBytes, offHeap, false);
+    return offHeap
+        ? PagePool.offHeap((int) pageSizeBytes, memoryBytes)
+        : PagePool.onHeap((int) pageSizeBytes, memoryBytes);
   }
 }

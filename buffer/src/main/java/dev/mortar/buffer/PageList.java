@@ -92,20 +92,12 @@ final class PageList {
     return pageOf(address).getLong(offsetIn(address));
   }
 
-  byte get(long address) {
-    return pageOf(address).get(offsetIn(address));
-  }
-
   void putInt(long address, int value) {
     pageOf(address).putInt(offsetIn(address), value);
   }
 
   void putLong(long address, long value) {
     pageOf(address).putLong(offsetIn(address), value);
-  }
-
-  void put(long address, byte value) {
-    pageOf(address).put(offsetIn(address), value);
   }
 
   /**

@@ -19,9 +19,10 @@ import org.apache.flink.core.memory.MemorySegmentFactory;
  * names the largest other owner when memory runs out ({@link #largestBufferExcept}) and refuses to
  * {@link #close()} while any owner still holds pages.
  *
- * <p>Strict mode (for tests) tracks which owner holds each page: giving a page back twice or by the
- * wrong owner throws at once, and a released page is freed instead of reused, so any later access
- * through a stale row or key throws {@code IllegalStateException("segment has been freed")}.
+ * <p>Strict mode ({@link #strictOnHeap}, {@link #strictOffHeap}; for tests) tracks which owner
+ * holds each page: giving a page back twice or by the wrong owner throws at once, and a released
+ * page is freed instead of reused, so any later access through a stale row or key throws {@code
+ * IllegalStateException("segment has been freed")}.
  *
  * <p>Not thread-safe: one pool belongs to one write task thread.
  */
@@ -42,13 +43,32 @@ public final class PagePool implements AutoCloseable {
   private boolean closed;
 
   /**
+   * A pool of {@code byte[]} pages.
+   *
    * @param pageSize bytes per page: a power of two, at least {@value
    *     RecordEntryLayout#MIN_PAGE_SIZE}
    * @param budgetBytes the most page memory this pool may hold; at least one page
-   * @param offHeap pages outside the Java heap (unsafe memory) instead of {@code byte[]}
-   * @param strict check page ownership and free released pages (tests)
    */
-  public PagePool(int pageSize, long budgetBytes, boolean offHeap, boolean strict) {
+  public static PagePool onHeap(int pageSize, long budgetBytes) {
+    return new PagePool(pageSize, budgetBytes, false, false);
+  }
+
+  /** {@link #onHeap}, with pages outside the Java heap (unsafe memory). */
+  public static PagePool offHeap(int pageSize, long budgetBytes) {
+    return new PagePool(pageSize, budgetBytes, true, false);
+  }
+
+  /** {@link #onHeap} in strict mode, for tests. */
+  public static PagePool strictOnHeap(int pageSize, long budgetBytes) {
+    return new PagePool(pageSize, budgetBytes, false, true);
+  }
+
+  /** {@link #offHeap} in strict mode, for tests. */
+  public static PagePool strictOffHeap(int pageSize, long budgetBytes) {
+    return new PagePool(pageSize, budgetBytes, true, true);
+  }
+
+  private PagePool(int pageSize, long budgetBytes, boolean offHeap, boolean strict) {
     if (pageSize < RecordEntryLayout.MIN_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
       throw new IllegalArgumentException(
           "page size ('"
@@ -107,7 +127,12 @@ public final class PagePool implements AutoCloseable {
   /** A new, empty buffer owned by {@code ownerName} (one per bucket), drawing pages from here. */
   public BucketBuffer newBuffer(String ownerName, Deduplication deduplication) {
     checkOpen();
-    BucketBuffer buffer = new BucketBuffer(this, ownerName, deduplication);
+    BucketBuffer buffer =
+        switch (deduplication) {
+          case OFF -> new NoDedupBuffer(this, ownerName);
+          case ON_APPEND -> new DedupOnAppendBuffer(this, ownerName);
+          case ON_READ -> new DedupOnReadBuffer(this, ownerName);
+        };
     owners.add(buffer);
     return buffer;
   }

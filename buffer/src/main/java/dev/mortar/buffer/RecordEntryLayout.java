@@ -29,9 +29,9 @@ import java.nio.ByteOrder;
  *       count, needed to point a {@code BinaryRowData} at the row bytes.
  *   <li>The superseded bit is set when de-duplication finds a newer record of the entry's key
  *       elsewhere; iteration skips the entry. A live entry's row word is its row length.
- *   <li>Packing the lengths, arity and operation into two words keeps the header at 16 bytes (22
- *       until the seventeenth session; rfc/0002). It limits a key to {@value #MAX_KEY_LENGTH} bytes
- *       and a row to {@value #MAX_ARITY} fields; {@link BucketBuffer#append} rejects larger ones.
+ *   <li>Packing the lengths, arity and operation into two words keeps the header at 16 bytes. It
+ *       limits a key to {@value #MAX_KEY_LENGTH} bytes and a row to {@value #MAX_ARITY} fields;
+ *       {@link BucketBuffer#append} rejects larger ones.
  * </ul>
  */
 final class RecordEntryLayout {

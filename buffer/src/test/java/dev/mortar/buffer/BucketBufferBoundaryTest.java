@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class BucketBufferBoundaryTest {
   private static final int PAGE = 256;
-  private final PagePool pool = new PagePool(PAGE, 16 * PAGE, true, true);
+  private final PagePool pool = PagePool.strictOffHeap(PAGE, 16 * PAGE);
   private final BucketBuffer buffer = pool.newBuffer("edge", Deduplication.OFF);
 
   @AfterEach

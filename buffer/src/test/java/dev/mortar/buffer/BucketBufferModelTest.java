@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.function.BiFunction;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,17 +34,16 @@ class BucketBufferModelTest {
   private static final int OPERATIONS_PER_SEQUENCE = 400;
 
   enum PoolKind {
-    HEAP_STRICT(false, true),
-    OFF_HEAP_STRICT(true, true),
-    HEAP_REUSING(false, false),
-    OFF_HEAP_REUSING(true, false);
+    HEAP_STRICT(PagePool::strictOnHeap),
+    OFF_HEAP_STRICT(PagePool::strictOffHeap),
+    HEAP_REUSING(PagePool::onHeap),
+    OFF_HEAP_REUSING(PagePool::offHeap);
 
-    final boolean offHeap;
-    final boolean strict;
+    /** A pool of this kind from the page size and the budget. */
+    final BiFunction<Integer, Long, PagePool> newPool;
 
-    PoolKind(boolean offHeap, boolean strict) {
-      this.offHeap = offHeap;
-      this.strict = strict;
+    PoolKind(BiFunction<Integer, Long, PagePool> newPool) {
+      this.newPool = newPool;
     }
   }
 
@@ -141,7 +141,7 @@ class BucketBufferModelTest {
       this.random = new SplittableRandom(seed);
       this.pageSize = 64 << random.nextInt(4);
       int pages = 8 + random.nextInt(40);
-      this.pool = new PagePool(pageSize, (long) pages * pageSize, kind.offHeap, kind.strict);
+      this.pool = kind.newPool.apply(pageSize, (long) pages * pageSize);
       this.keySpace = 1 + random.nextInt(60);
       int bucketCount = 1 + random.nextInt(8);
       for (int i = 0; i < bucketCount; i++) {

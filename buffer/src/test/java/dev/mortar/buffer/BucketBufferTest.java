@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** De-duplication rules, the all-or-nothing append, and the too-large record. */
 class BucketBufferTest {
   private static final int PAGE = 256;
-  private final PagePool pool = new PagePool(PAGE, 64 * PAGE, false, true);
+  private final PagePool pool = PagePool.strictOnHeap(PAGE, 64 * PAGE);
 
   /** Pairs of distinct keys whose hashes, as the de-dup index computes them, are equal. */
   private static final List<String[]> COLLIDING_KEY_PAIRS = collidingKeyPairs(8);
@@ -68,7 +68,7 @@ class BucketBufferTest {
     "64, ON_READ, 0", "64, ON_READ, 8", "4096, ON_READ, 0", "4096, ON_READ, 8"
   })
   void keysWithTheSameHashStayApart(int pageSize, Deduplication deduplication, int keySegmentSize) {
-    try (PagePool big = new PagePool(pageSize, 4L << 20, false, true)) {
+    try (PagePool big = PagePool.strictOnHeap(pageSize, 4L << 20)) {
       BucketBuffer buffer = big.newBuffer("collisions", deduplication);
       Map<String, String> expected = new HashMap<>();
       int tag = 0;
@@ -136,7 +136,7 @@ class BucketBufferTest {
   })
   void everyKeyIsFoundAgainAfterTheIndexGrows(int pageSize, Deduplication deduplication) {
     int keys = 3_000;
-    try (PagePool big = new PagePool(pageSize, 4L << 20, false, true)) {
+    try (PagePool big = PagePool.strictOnHeap(pageSize, 4L << 20)) {
       BucketBuffer buffer = big.newBuffer("dedup", deduplication);
       for (int round = 0; round < 2; round++) {
         for (int i = 0; i < keys; i++) {
@@ -157,7 +157,7 @@ class BucketBufferTest {
   @ParameterizedTest(name = "page {0} B")
   @ValueSource(ints = {64, 256, 4096})
   void onReadReservesThePagesTheOnAppendIndexGrowsTo(int pageSize) {
-    try (PagePool big = new PagePool(pageSize, 64L << 20, false, true)) {
+    try (PagePool big = PagePool.strictOnHeap(pageSize, 64L << 20)) {
       BucketBuffer onAppend = big.newBuffer("on-append", Deduplication.ON_APPEND);
       BucketBuffer onRead = big.newBuffer("on-read", Deduplication.ON_READ);
       for (int i = 0; i < 5_000; i++) {
@@ -212,7 +212,7 @@ class BucketBufferTest {
       value = Deduplication.class,
       names = {"ON_APPEND", "ON_READ"})
   void indexGrowsOverManyKeysAndFindsEveryOne(Deduplication deduplication) {
-    try (PagePool big = new PagePool(PAGE, 16384 * PAGE, true, false)) {
+    try (PagePool big = PagePool.offHeap(PAGE, 16384 * PAGE)) {
       BucketBuffer buffer = big.newBuffer("many", deduplication);
       int keys = 20_000;
       for (int round = 0; round < 2; round++) {
@@ -316,7 +316,7 @@ class BucketBufferTest {
       value = Deduplication.class,
       names = {"ON_APPEND", "ON_READ"})
   void emptyKeyAtTheEndOfTheLastPageMatchesTheNextEmptyKey(Deduplication deduplication) {
-    try (PagePool small = new PagePool(64, 16 * 64, false, true)) {
+    try (PagePool small = PagePool.strictOnHeap(64, 16 * 64)) {
       BucketBuffer buffer = small.newBuffer("edge", deduplication);
       // 16 + 1 + 24 = 41, padded to 48; then an empty key and row take 48..64, the page's end
       append(buffer, "k", 0, Operation.INSERT, rowOfSize(24, (byte) 1));
@@ -341,7 +341,7 @@ class BucketBufferTest {
   @ParameterizedTest
   @EnumSource(Deduplication.class)
   void keyLengthAndArityAtTheHeaderLimitsRoundTripAndOnePastIsRefused(Deduplication deduplication) {
-    try (PagePool big = new PagePool(1 << 17, 8L << 20, false, true)) {
+    try (PagePool big = PagePool.strictOnHeap(1 << 17, 8L << 20)) {
       BucketBuffer buffer = big.newBuffer("bucket-3", deduplication);
       BinaryRowData widestRow = TestRows.rowWithFields(new int[16383], 3);
       assertThat(buffer.append(BinaryStringData.fromString("w"), 2, Operation.UPDATE, widestRow))

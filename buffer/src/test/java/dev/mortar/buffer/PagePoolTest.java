@@ -19,7 +19,7 @@ class PagePoolTest {
 
   @Test
   void closeFailsNamingEveryOwnerAndItsPages() {
-    PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true);
+    PagePool pool = PagePool.strictOnHeap(PAGE, 16 * PAGE);
     BucketBuffer a = pool.newBuffer("bucket-a", Deduplication.OFF);
     BucketBuffer b = pool.newBuffer("bucket-b", Deduplication.OFF);
     BucketBuffer idle = pool.newBuffer("bucket-idle", Deduplication.OFF);
@@ -42,7 +42,7 @@ class PagePoolTest {
 
   @Test
   void releasedPagesAreReusedNotReallocated() {
-    try (PagePool pool = new PagePool(PAGE, 8 * PAGE, false, false)) {
+    try (PagePool pool = PagePool.onHeap(PAGE, 8 * PAGE)) {
       BucketBuffer buffer = pool.newBuffer("b", Deduplication.ON_APPEND);
       for (int round = 0; round < 50; round++) {
         fillPages(buffer, 7);
@@ -55,7 +55,7 @@ class PagePoolTest {
 
   @Test
   void largestBufferExceptNeverNamesTheCaller() {
-    try (PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true)) {
+    try (PagePool pool = PagePool.strictOnHeap(PAGE, 16 * PAGE)) {
       BucketBuffer small = pool.newBuffer("small", Deduplication.OFF);
       BucketBuffer large = pool.newBuffer("large", Deduplication.OFF);
       BucketBuffer empty = pool.newBuffer("empty", Deduplication.OFF);
@@ -75,7 +75,7 @@ class PagePoolTest {
 
   @Test
   void largestBufferChoosesOnlyAmongTheCandidates() {
-    try (PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true)) {
+    try (PagePool pool = PagePool.strictOnHeap(PAGE, 16 * PAGE)) {
       BucketBuffer small = pool.newBuffer("small", Deduplication.OFF);
       BucketBuffer medium = pool.newBuffer("medium", Deduplication.OFF);
       BucketBuffer large = pool.newBuffer("large", Deduplication.OFF);
@@ -95,7 +95,7 @@ class PagePoolTest {
 
   @Test
   void strictPoolFailsOnDoubleReleaseAndUseAfterRelease() {
-    PagePool pool = new PagePool(PAGE, 16 * PAGE, false, true);
+    PagePool pool = PagePool.strictOnHeap(PAGE, 16 * PAGE);
     BucketBuffer buffer = pool.newBuffer("strict", Deduplication.OFF);
     fillPages(buffer, 2);
     BufferCursor cursor = buffer.cursor();
@@ -121,7 +121,7 @@ class PagePoolTest {
 
   @Test
   void lenientPoolIgnoresASecondRelease() {
-    try (PagePool pool = new PagePool(PAGE, 4 * PAGE, true, false)) {
+    try (PagePool pool = PagePool.offHeap(PAGE, 4 * PAGE)) {
       BucketBuffer buffer = pool.newBuffer("lenient", Deduplication.OFF);
       fillPages(buffer, 1);
       buffer.release();
@@ -132,12 +132,11 @@ class PagePoolTest {
 
   @Test
   void rejectsPageSizesAndBudgetsItCannotUse() {
-    assertThatThrownBy(() -> new PagePool(100, 1 << 20, false, false))
+    assertThatThrownBy(() -> PagePool.onHeap(100, 1 << 20))
         .hasMessage(
             "page size ('buffer.page-size') must be a power of two of at least 64 bytes, got 100");
-    assertThatThrownBy(() -> new PagePool(32, 1 << 20, false, false))
-        .hasMessageContaining("got 32");
-    assertThatThrownBy(() -> new PagePool(4096, 100, false, false))
+    assertThatThrownBy(() -> PagePool.onHeap(32, 1 << 20)).hasMessageContaining("got 32");
+    assertThatThrownBy(() -> PagePool.onHeap(4096, 100))
         .hasMessageContaining("budget ('buffer.memory') must hold at least one page (4096 bytes)")
         .hasMessageContaining("got 100");
   }

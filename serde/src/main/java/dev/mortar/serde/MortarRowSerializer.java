@@ -173,9 +173,8 @@ public final class MortarRowSerializer extends TypeSerializer<MortarRow> {
 
   /**
    * The bytes of {@code string}, encoded first if it is only a Java string. Its size, segments and
-   * offset are then plain fields: each {@code BinaryStringData} getter checks for a Java-only
-   * string again, and in the batched round trip those calls took ~13 % of a Schema1 record's time
-   * (async-profiler, fifteenth session).
+   * offset are then plain fields, where each {@code BinaryStringData} getter would check for a
+   * Java-only string again on every call.
    */
   private static BinarySection materialized(BinaryStringData string) {
     string.ensureMaterialized();

@@ -38,10 +38,7 @@ import org.apache.flink.core.memory.DataOutputView;
  *       PayloadWriter}, which leaves out the padding after strings; any binary row is accepted.
  * </ul>
  *
- * A Schema1 row of the benchmark workload (8-digit key, non-partitioned, ~179-byte binary row)
- * costs 1 + 1 + 1 + 2 + 8 + 179 ≈ 192 bytes; Hudi 1.1's {@code HoodieFlinkInternalRowSerializer}
- * spends a boolean, five strings with 4-byte lengths (key, partition, file id, instant, operation)
- * and the row with a 4-byte length: ≈ 252 bytes (figures in rfc/0001-serde.md).
+ * What a record costs against Hudi's own shuffle row is in rfc/0001-serde.md.
  */
 public final class MortarRowWireFormat {
   /** Wire format version; {@link MortarRowSerializerSnapshot} records the version it wrote. */

@@ -98,7 +98,7 @@ public class BufferBenchmark extends ThroughputBenchmark {
     input = new BufferInput(schema, RECORDS, KEY_SPACE);
     row = input.row();
     key = input.key();
-    pool = new PagePool(PAGE_SIZE, BUDGET, false, false);
+    pool = PagePool.onHeap(PAGE_SIZE, BUDGET);
     dedupBuffer = pool.newBuffer("dedup", Deduplication.ON_APPEND);
     onReadBuffer = pool.newBuffer("on-read", Deduplication.ON_READ);
     plainBuffer = pool.newBuffer("plain", Deduplication.OFF);

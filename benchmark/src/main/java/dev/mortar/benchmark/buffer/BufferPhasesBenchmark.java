@@ -43,7 +43,7 @@ public class BufferPhasesBenchmark extends ThroughputBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     input = new BufferInput(schema, BufferBenchmark.RECORDS, BufferBenchmark.KEY_SPACE);
-    pool = new PagePool(BufferBenchmark.PAGE_SIZE, BufferBenchmark.BUDGET, false, false);
+    pool = PagePool.onHeap(BufferBenchmark.PAGE_SIZE, BufferBenchmark.BUDGET);
     appendedBuffer = pool.newBuffer("appended", Deduplication.OFF);
     filledBuffer = pool.newBuffer("filled", Deduplication.OFF);
     appendedSortBuffer = newSortBuffer();

@@ -19,7 +19,7 @@ import org.apache.flink.table.data.writer.BinaryRowWriter;
 import org.junit.jupiter.api.Test;
 
 class FlushQueueTest {
-  private final PagePool pool = new PagePool(4096, 64 * 4096, false, true);
+  private final PagePool pool = PagePool.strictOnHeap(4096, 64 * 4096);
 
   @Test
   void flushesRunInSubmissionOrderAndReleaseTheirPagesWhenCollected() throws Exception {
