@@ -1,5 +1,6 @@
 package dev.mortar.writer.compaction;
 
+import dev.mortar.writer.table.TimelineAvro;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,10 +13,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileStream;
-import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -39,7 +38,8 @@ import org.apache.avro.generic.GenericRecord;
  */
 final class CompactionPlanFile {
   static final int PLAN_VERSION = 2;
-  private static final Schema PLAN = loadSchema();
+  private static final Schema PLAN =
+      TimelineAvro.schema(CompactionPlanFile.class, "HoodieCompactionPlan.avsc");
   private static final Schema OPERATION =
       PLAN.getField("operations").schema().getTypes().get(1).getElementType();
   private static final double MB = 1024.0 * 1024.0;
@@ -59,10 +59,8 @@ final class CompactionPlanFile {
     plan.put("preserveHoodieMetadata", false);
     plan.put("missingSchedulePartitions", List.of());
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (DataFileWriter<GenericRecord> writer =
-        new DataFileWriter<>(new GenericDatumWriter<>(PLAN))) {
-      writer.create(PLAN, bytes);
-      writer.append(plan);
+    try {
+      TimelineAvro.write(plan, bytes);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot encode a compaction plan", e);
     }
@@ -115,14 +113,5 @@ final class CompactionPlanFile {
     record.put("metrics", metrics);
     record.put("bootstrapFilePath", null);
     return record;
-  }
-
-  private static Schema loadSchema() {
-    try (InputStream in =
-        CompactionPlanFile.class.getResourceAsStream("HoodieCompactionPlan.avsc")) {
-      return new Schema.Parser().parse(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot load HoodieCompactionPlan.avsc", e);
-    }
   }
 }

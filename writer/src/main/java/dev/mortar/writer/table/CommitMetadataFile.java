@@ -1,17 +1,13 @@
 package dev.mortar.writer.table;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
-import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -24,7 +20,8 @@ import org.apache.avro.generic.GenericRecord;
  * writer schema (without meta fields) under {@code extraMetadata["schema"]}.
  */
 final class CommitMetadataFile {
-  static final Schema COMMIT_METADATA = loadSchema();
+  static final Schema COMMIT_METADATA =
+      TimelineAvro.schema(CommitMetadataFile.class, "HoodieCommitMetadata.avsc");
   private static final Schema WRITE_STAT =
       COMMIT_METADATA
           .getField("partitionToWriteStats")
@@ -57,11 +54,7 @@ final class CommitMetadataFile {
     metadata.put("extraMetadata", Map.of("schema", schemaJson));
     metadata.put("version", null);
     metadata.put("operationType", "UPSERT");
-    try (DataFileWriter<GenericRecord> writer =
-        new DataFileWriter<>(new GenericDatumWriter<>(COMMIT_METADATA))) {
-      writer.create(COMMIT_METADATA, out);
-      writer.append(metadata);
-    }
+    TimelineAvro.write(metadata, out);
   }
 
   private static Map<String, List<GenericRecord>> statsByPartition(
@@ -101,14 +94,5 @@ final class CommitMetadataFile {
     runtime.put("totalUpsertTime", stat.writeMillis());
     record.put("runtimeStats", runtime);
     return record;
-  }
-
-  private static Schema loadSchema() {
-    try (InputStream in =
-        CommitMetadataFile.class.getResourceAsStream("HoodieCommitMetadata.avsc")) {
-      return new Schema.Parser().parse(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot load HoodieCommitMetadata.avsc", e);
-    }
   }
 }
