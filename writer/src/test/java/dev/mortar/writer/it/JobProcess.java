@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -76,10 +75,8 @@ final class JobProcess {
     try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(Path.of(args[0])))) {
       spec = (Spec) in.readObject();
     }
-    Configuration conf = spec.job().clientConfiguration();
-    conf.addAll(Restores.retainingCheckpointsIn(Path.of(spec.checkpoints())));
     StreamExecutionEnvironment env =
-        spec.job().configured(StreamExecutionEnvironment.getExecutionEnvironment(conf));
+        spec.job().environment(Restores.retainingCheckpointsIn(Path.of(spec.checkpoints())));
     spec.job().addDataStream(env, spec.changelog());
     try {
       Restores.submit(env, "mortar job process", spec.restoreFrom()).getJobExecutionResult().get();

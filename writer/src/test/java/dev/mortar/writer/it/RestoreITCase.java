@@ -147,9 +147,7 @@ class RestoreITCase {
   }
 
   private StreamExecutionEnvironment environment(SinkJob job) {
-    Configuration conf = job.clientConfiguration();
-    conf.addAll(Restores.retainingCheckpointsIn(checkpoints()));
-    return job.configured(StreamExecutionEnvironment.getExecutionEnvironment(conf));
+    return job.environment(Restores.retainingCheckpointsIn(checkpoints()));
   }
 
   private JobClient submit(SinkJob job, Changelog changelog, @Nullable String restoreFrom)

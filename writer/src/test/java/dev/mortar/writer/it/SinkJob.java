@@ -182,7 +182,14 @@ record SinkJob(
   }
 
   StreamExecutionEnvironment environment() {
-    return configured(StreamExecutionEnvironment.getExecutionEnvironment(clientConfiguration()));
+    return environment(new Configuration());
+  }
+
+  /** The job's environment with {@code extra} settings (e.g. where checkpoints are kept). */
+  StreamExecutionEnvironment environment(Configuration extra) {
+    Configuration conf = clientConfiguration();
+    conf.addAll(extra);
+    return configured(StreamExecutionEnvironment.getExecutionEnvironment(conf));
   }
 
   /** The restart strategy of the job, which a client sets (a cluster's own does not apply). */
