@@ -4,6 +4,7 @@ import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.writer.table.WriteStat;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -38,13 +39,20 @@ final class FlushQueue implements AutoCloseable {
 
   private record Pending(BucketBuffer buffer, Future<Flushed> result) {}
 
-  private static final long CLOSE_TIMEOUT_SECONDS = 60;
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
 
+  private final Duration closeTimeout;
   private final ExecutorService executor;
   private final Consumer<Flushed> collector;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
 
   FlushQueue(String threadName, Consumer<Flushed> collector) {
+    this(threadName, CLOSE_TIMEOUT, collector);
+  }
+
+  /** A queue whose {@link #close()} waits at most {@code closeTimeout} for a running flush. */
+  FlushQueue(String threadName, Duration closeTimeout, Consumer<Flushed> collector) {
+    this.closeTimeout = closeTimeout;
     this.collector = collector;
     this.executor =
         Executors.newSingleThreadExecutor(
@@ -107,11 +115,11 @@ final class FlushQueue implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     executor.shutdownNow();
-    if (!executor.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+    if (!executor.awaitTermination(closeTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new IllegalStateException(
           "a flush did not stop within "
-              + CLOSE_TIMEOUT_SECONDS
-              + " s of the write task closing; its bucket buffer "
+              + closeTimeout.toMillis()
+              + " ms of the write task closing; its bucket buffer "
               + pending.peekFirst().buffer().ownerName()
               + " is still being read and was not released");
     }
