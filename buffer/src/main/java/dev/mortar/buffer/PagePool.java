@@ -16,8 +16,8 @@ import org.apache.flink.core.memory.MemorySegmentFactory;
  * state no page goes back to the garbage collector.
  *
  * <p>Every page is held by an owner, a {@link BucketBuffer} made by {@link #newBuffer}. The pool
- * names the largest other owner when memory runs out ({@link #largestBufferExcept}) and refuses to
- * {@link #close()} while any owner still holds pages.
+ * names the largest other owner when memory runs out ({@link #largestBufferExcept}); its {@link
+ * #close()} frees every page it can and fails while any owner still holds pages.
  *
  * <p>Strict mode ({@link #strictOnHeap}, {@link #strictOffHeap}; for tests) tracks which owner
  * holds each page: giving a page back twice or by the wrong owner throws at once, and a released
@@ -160,14 +160,18 @@ public final class PagePool implements AutoCloseable {
   }
 
   /**
-   * Frees every page. Fails, naming each owner and the pages it holds, while any page is still
-   * held: a leak is a bug to fix, not to hide.
+   * Frees every free page and takes no new owner from then on. Fails, naming each owner and the
+   * pages it holds, while any page is still held: a leak is a bug to fix, not to hide. A page given
+   * back after this is freed at once, and closing again checks once more.
    */
   @Override
   public void close() {
-    if (closed) {
-      return;
+    closed = true;
+    for (MemorySegment page : freePages) {
+      page.free();
     }
+    pagesCreated -= freePages.size();
+    freePages.clear();
     if (pagesInUse > 0) {
       StringBuilder holders = new StringBuilder();
       for (BucketBuffer owner : owners) {
@@ -187,11 +191,6 @@ public final class PagePool implements AutoCloseable {
               + holders
               + ". Release or clear every BucketBuffer before closing the pool.");
     }
-    closed = true;
-    for (MemorySegment page : freePages) {
-      page.free();
-    }
-    freePages.clear();
     owners.clear();
   }
 
@@ -250,6 +249,8 @@ public final class PagePool implements AutoCloseable {
                     ? "no owner holds it (released twice?)"
                     : holder.ownerName() + " holds it"));
       }
+    }
+    if (strict || closed) {
       page.free();
       pagesCreated--;
     } else {

@@ -41,6 +41,27 @@ class PagePoolTest {
   }
 
   @Test
+  void closeWithPagesStillHeldFreesTheFreePagesFirstAndEveryPageGivenBackAfter() {
+    PagePool pool = PagePool.offHeap(PAGE, 16 * PAGE);
+    BucketBuffer released = pool.newBuffer("bucket-released", Deduplication.OFF);
+    BucketBuffer leaked = pool.newBuffer("bucket-leaked", Deduplication.OFF);
+    fillPages(released, 3);
+    fillPages(leaked, 2);
+    released.release();
+    assertThat(pool.pagesCreated()).isEqualTo(5);
+
+    assertThatThrownBy(pool::close)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("bucket-leaked holds 2");
+    assertThat(pool.pagesCreated()).as("the three free pages are freed").isEqualTo(2);
+
+    leaked.release();
+    assertThat(pool.pagesCreated()).as("a page given back to a closed pool is freed").isZero();
+    assertThat(pool.pagesInUse()).isZero();
+    pool.close();
+  }
+
+  @Test
   void releasedPagesAreReusedNotReallocated() {
     try (PagePool pool = PagePool.onHeap(PAGE, 8 * PAGE)) {
       BucketBuffer buffer = pool.newBuffer("b", Deduplication.ON_APPEND);

@@ -205,17 +205,15 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
 
   @Override
   public void close() throws Exception {
-    try {
-      if (flushes != null) {
-        flushes.close();
-      }
-      if (buffers != null) {
-        buffers.close();
-      }
+    // The resources close in reverse order, each even when one before it failed (the first failure
+    // is thrown, later ones are suppressed in it): the flush thread first, then the buffers and
+    // their pool, which frees every page it can even when a flush did not stop, then the file
+    // system.
+    try (FileSystem closedLast = fs;
+        BucketBuffers closedSecond = buffers;
+        FlushQueue closedFirst = flushes) {
+      // only the closing above
     } finally {
-      if (fs != null) {
-        fs.close();
-      }
       super.close();
     }
   }

@@ -4,7 +4,10 @@ import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.writer.table.WriteStat;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -24,10 +27,13 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>Flushes run one at a time in submission order, so the log file versions of a file group
  *       follow the order its rows arrived in, exactly as with flushes on the task thread.
- *   <li>Only the task thread touches the page pool. A sealed buffer's pages stay out of the pool
- *       until the task thread collects the finished flush ({@link #collectDone}, {@link
- *       #awaitOldest}, {@link #awaitAll}) and releases the buffer there; the collected flush is
- *       handed to the collector given at construction, on that same thread, in submission order.
+ *   <li>Only the task thread touches the page pool. A flush stays in this queue, and its sealed
+ *       buffer's pages out of the pool, until the flush is done (finished, failed, or cancelled
+ *       before it started) and the task thread collects it ({@link #collectDone}, {@link
+ *       #awaitOldest}, {@link #awaitAll}) or closes the queue, releasing the buffer there. A wait
+ *       cut short by an interrupt leaves the flush queued, so a cancelled task still releases it at
+ *       {@link #close}. A collected flush is handed to the collector given at construction, on the
+ *       task thread, in submission order.
  *   <li>A failed flush fails the task at the next collect, naming the buffer; nothing of it was
  *       committed, so the restart from the last checkpoint replays its rows.
  * </ul>
@@ -38,13 +44,20 @@ final class FlushQueue implements AutoCloseable {
 
   private record Pending(BucketBuffer buffer, Future<Flushed> result) {}
 
-  private static final long CLOSE_TIMEOUT_SECONDS = 60;
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
 
+  private final Duration closeTimeout;
   private final ExecutorService executor;
   private final Consumer<Flushed> collector;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
 
   FlushQueue(String threadName, Consumer<Flushed> collector) {
+    this(threadName, CLOSE_TIMEOUT, collector);
+  }
+
+  /** A queue whose {@link #close()} waits at most {@code closeTimeout} for a running flush. */
+  FlushQueue(String threadName, Duration closeTimeout, Consumer<Flushed> collector) {
+    this.closeTimeout = closeTimeout;
     this.collector = collector;
     this.executor =
         Executors.newSingleThreadExecutor(
@@ -63,7 +76,7 @@ final class FlushQueue implements AutoCloseable {
   /** Collects the finished flushes at the head of the queue, without waiting. */
   void collectDone() throws IOException {
     while (!pending.isEmpty() && pending.peekFirst().result().isDone()) {
-      collector.accept(collect(pending.removeFirst()));
+      collectOldest();
     }
   }
 
@@ -72,7 +85,7 @@ final class FlushQueue implements AutoCloseable {
     if (pending.isEmpty()) {
       return false;
     }
-    collector.accept(collect(pending.removeFirst()));
+    collectOldest();
     return true;
   }
 
@@ -83,41 +96,79 @@ final class FlushQueue implements AutoCloseable {
     }
   }
 
-  private static Flushed collect(Pending flush) throws IOException {
+  /**
+   * Waits for the oldest flush; once it is done, takes it off the queue, releases its buffer and
+   * hands its result to the collector. An interrupted wait leaves the flush queued: its buffer may
+   * still be read, and {@link #close} releases it.
+   */
+  private void collectOldest() throws IOException {
+    Pending oldest = pending.peekFirst();
     try {
-      return flush.result().get();
+      collector.accept(oldest.result().get());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException(
-          "interrupted while waiting for the flush of bucket buffer " + flush.buffer().ownerName());
+          "interrupted while waiting for the flush of bucket buffer "
+              + oldest.buffer().ownerName());
     } catch (ExecutionException e) {
       throw new IOException(
-          "flush of bucket buffer " + flush.buffer().ownerName() + " failed", e.getCause());
+          "flush of bucket buffer " + oldest.buffer().ownerName() + " failed", e.getCause());
     } finally {
-      if (flush.result().isDone()) {
-        flush.buffer().release();
+      if (oldest.result().isDone()) {
+        pending.removeFirst();
+        oldest.buffer().release();
       }
     }
   }
 
   /**
    * Stops the thread (interrupting a running flush: the task is closing, its open interval is not
-   * committed) and releases every sealed buffer once nothing reads it any more.
+   * committed), waits up to the close timeout for it to stop, and releases the buffer of every
+   * flush no thread reads any more. The wait goes on when the closing thread is interrupted (as a
+   * cancelled task's thread is), and the interrupt is kept. A flush that has not stopped by then
+   * keeps its buffer, stays queued for a later close, and fails this one, naming its buffer.
    */
   @Override
-  public void close() throws InterruptedException {
-    executor.shutdownNow();
-    if (!executor.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+  public void close() {
+    // shutdownNow hands back the FutureTasks that never started; cancelled, they count as done.
+    for (Runnable neverStarted : executor.shutdownNow()) {
+      ((Future<?>) neverStarted).cancel(false);
+    }
+    boolean interrupted = awaitStop();
+    List<String> stillRunning = new ArrayList<>();
+    for (Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {
+      Pending flush = it.next();
+      if (flush.result().isDone()) {
+        flush.buffer().release();
+        it.remove();
+      } else {
+        stillRunning.add(flush.buffer().ownerName());
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (!stillRunning.isEmpty()) {
       throw new IllegalStateException(
           "a flush did not stop within "
-              + CLOSE_TIMEOUT_SECONDS
-              + " s of the write task closing; its bucket buffer "
-              + pending.peekFirst().buffer().ownerName()
-              + " is still being read and was not released");
+              + closeTimeout.toMillis()
+              + " ms of the write task closing; bucket buffer(s) "
+              + String.join(", ", stillRunning)
+              + " are still being read and were not released");
     }
-    for (Pending flush : pending) {
-      flush.buffer().release();
+  }
+
+  /** Waits up to the close timeout for the thread to end; returns whether it was interrupted. */
+  private boolean awaitStop() {
+    long deadline = System.nanoTime() + closeTimeout.toNanos();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        executor.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        return interrupted;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
     }
-    pending.clear();
   }
 }

@@ -9,17 +9,20 @@ import dev.mortar.buffer.PagePool;
 import dev.mortar.serde.Operation;
 import dev.mortar.writer.table.WriteStat;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.writer.BinaryRowWriter;
 import org.junit.jupiter.api.Test;
 
 class FlushQueueTest {
-  private final PagePool pool = PagePool.strictOnHeap(4096, 64 * 4096);
+  private final PagePool pool = PagePool.strictOffHeap(4096, 64 * 4096);
 
   @Test
   void flushesRunInSubmissionOrderAndReleaseTheirPagesWhenCollected() throws Exception {
@@ -80,6 +83,122 @@ class FlushQueueTest {
     queue.close();
     assertThat(pool.pagesInUse()).isZero();
     pool.close();
+  }
+
+  @Test
+  void aTaskCancelledWhileAwaitingAFlushStillReleasesItsBufferAtClose() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    FlushQueue queue = new FlushQueue("test-flush", flushed -> {});
+    queue.submit(filled("running"), () -> untilInterrupted(started));
+    started.await();
+
+    assertThatThrownBy(() -> cancelledWhileAwaitingOldest(queue))
+        .isInstanceOf(InterruptedIOException.class)
+        .hasMessageContaining("running");
+    assertThat(Thread.interrupted()).as("the cancel is passed on to the task").isTrue();
+    queue.close();
+
+    assertThat(pool.pagesInUse()).isZero();
+    pool.close();
+  }
+
+  @Test
+  void closeOnACancelledTaskThreadWaitsForTheFlushAndReleasesEveryBuffer() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    FlushQueue queue = new FlushQueue("test-flush", flushed -> {});
+    queue.submit(filled("running"), () -> stopsSlowlyOnInterrupt(started));
+    queue.submit(filled("waiting"), () -> null);
+    started.await();
+    try {
+      assertThatThrownBy(() -> cancelledWhileAwaitingOldest(queue))
+          .isInstanceOf(InterruptedIOException.class);
+      queue.close();
+      assertThat(Thread.currentThread().isInterrupted())
+          .as("close keeps the task's cancel")
+          .isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+
+    assertThat(pool.pagesInUse()).isZero();
+    pool.close();
+  }
+
+  @Test
+  void closeNamesAFlushThatDoesNotStopAndReleasesItOnceItHas() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch unblock = new CountDownLatch(1);
+    FlushQueue queue = new FlushQueue("test-flush", Duration.ofMillis(100), flushed -> {});
+    queue.submit(
+        filled("failed"),
+        () -> {
+          throw new IOException("disk full");
+        });
+    queue.submit(
+        filled("stuck"),
+        () -> {
+          started.countDown();
+          awaitUninterruptibly(unblock);
+          return null;
+        });
+    assertThatThrownBy(queue::awaitOldest).hasMessageContaining("failed");
+    started.await();
+    assertThatThrownBy(() -> cancelledWhileAwaitingOldest(queue))
+        .isInstanceOf(InterruptedIOException.class);
+    Thread.interrupted();
+
+    assertThatThrownBy(queue::close)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("100 ms")
+        .hasMessageContaining("stuck")
+        .hasMessageNotContaining("failed");
+    assertThat(pool.pagesInUse()).as("the stuck flush still reads its pages").isPositive();
+
+    unblock.countDown();
+    queue.close();
+    assertThat(pool.pagesInUse()).isZero();
+    pool.close();
+  }
+
+  /** What a task cancelled by Flink sees: its thread interrupted while it waits for a flush. */
+  private static void cancelledWhileAwaitingOldest(FlushQueue queue) throws IOException {
+    Thread.currentThread().interrupt();
+    queue.awaitOldest();
+  }
+
+  /** A flush still running when the task is cancelled: it stops when its thread is interrupted. */
+  private static FlushQueue.Flushed untilInterrupted(CountDownLatch started)
+      throws InterruptedException {
+    started.countDown();
+    Thread.sleep(60_000);
+    throw new AssertionError("the flush was not interrupted");
+  }
+
+  /** A running flush that takes a while to stop once interrupted, as one closing its file does. */
+  private static FlushQueue.Flushed stopsSlowlyOnInterrupt(CountDownLatch started) {
+    try {
+      return untilInterrupted(started);
+    } catch (InterruptedException e) {
+      long stopped = System.nanoTime() + Duration.ofMillis(300).toNanos();
+      while (System.nanoTime() < stopped) {
+        LockSupport.parkNanos(stopped - System.nanoTime());
+      }
+      return null;
+    }
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    boolean interrupted = false;
+    while (latch.getCount() > 0) {
+      try {
+        latch.await();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private FlushQueue.Flushed flushed(List<String> ran, String name, BucketBuffer sealed) {
