@@ -97,6 +97,33 @@ public abstract sealed class BucketBuffer
     return cursor;
   }
 
+  /**
+   * Takes the record of {@code key} out of the buffer: returns the cursor placed on it (its key,
+   * ordering value, operation and row readable until the buffer changes), or null when the buffer
+   * holds no record of that key. The record is gone from later cursors, and the key from later
+   * takes; the cursor must not be moved with {@link BufferCursor#next()}. Merging a stream of older
+   * records into a buffer of newer ones uses this: one lookup per older record, and a final cursor
+   * yields the records no older one met.
+   *
+   * @throws UnsupportedOperationException unless the buffer de-duplicates on append
+   */
+  public final BufferCursor take(BinaryStringData key) {
+    long entry = liveEntryOf(keyBytesOf(key));
+    if (entry < 0) {
+      return null;
+    }
+    cursor.reset(entries.end(), entries.changeCount());
+    cursor.placeOn(entry);
+    entries.supersede(entry);
+    return cursor;
+  }
+
+  /** The address of the live entry of the key, or -1 when there is none. */
+  long liveEntryOf(BinarySection keyBytes) {
+    throw new UnsupportedOperationException(
+        "buffer " + ownerName + " de-duplicates " + deduplication() + "; take() needs ON_APPEND");
+  }
+
   /** Gives every page back to the pool; the buffer is empty and usable again. */
   public final void clear() {
     checkUsable();

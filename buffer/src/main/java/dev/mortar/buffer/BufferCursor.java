@@ -74,6 +74,17 @@ public final class BufferCursor {
     moveTo(0);
   }
 
+  /** Places the cursor on the live entry at {@code entry}, as if {@link #next()} had reached it. */
+  void placeOn(long entry) {
+    moveTo(entry);
+    readLimit = readOffset; // read the entry by its address: it may span pages
+    if (!nextAcrossPages()) {
+      throw new IllegalStateException(
+          "entry " + entry + " of buffer " + ownerName + " is not live");
+    }
+    onRecord = true;
+  }
+
   /** Moves to the next record; {@code false} when there is none. */
   public boolean next() {
     if (entries.changeCount() != expectedChangeCount) {

@@ -65,6 +65,22 @@ final class DedupOnAppendBuffer extends BucketBuffer {
   }
 
   @Override
+  long liveEntryOf(BinarySection keyBytes) {
+    long slot =
+        index.find(
+            keyBytes.hashCode(),
+            keyBytes.getSegments(),
+            keyBytes.getOffset(),
+            keyBytes.getSizeInBytes(),
+            entries.pages());
+    if (!index.isOccupied(slot)) {
+      return -1;
+    }
+    long entry = index.entryAt(slot);
+    return entries.isLive(entry) ? entry : -1;
+  }
+
+  @Override
   public Deduplication deduplication() {
     return Deduplication.ON_APPEND;
   }

@@ -58,6 +58,50 @@ class BucketBufferTest {
   }
 
   /**
+   * A take returns a key's latest record once and hides it from later cursors. On 256-byte pages
+   * the 40-byte rows of many keys cross page boundaries, so takes read entries that span pages.
+   */
+  @Test
+  void takeReturnsTheLatestRecordOnceAndHidesItFromLaterCursors() {
+    BucketBuffer buffer = pool.newBuffer("take", Deduplication.ON_APPEND);
+    Map<String, String> expected = new HashMap<>();
+    for (int tag = 1; tag <= 60; tag++) {
+      String key = "key" + (tag % 20);
+      append(buffer, key, tag / 20, tag % 7 == 0 ? Operation.DELETE : Operation.UPDATE, tag);
+      expected.put(key, tag / 20 + "/" + (tag % 7 == 0 ? "DELETE" : "UPDATE") + "/" + tag);
+    }
+    Map<String, String> taken = new HashMap<>();
+    for (int i = 0; i < 20; i += 3) {
+      String key = "key" + i;
+      BufferCursor record = buffer.take(BinaryStringData.fromString(key));
+      byte[] row = bytesOf(record.row());
+      assertThat(record.key().toString()).isEqualTo(key);
+      taken.put(key, record.orderingValue() + "/" + record.operation() + "/" + row[row.length - 1]);
+      assertThat(buffer.take(BinaryStringData.fromString(key))).isNull();
+    }
+    assertThat(buffer.take(BinaryStringData.fromString("absent"))).isNull();
+
+    Map<String, String> left = contents(buffer);
+    assertThat(taken).hasSize(7);
+    taken.forEach((key, value) -> assertThat(expected.remove(key)).isEqualTo(value));
+    assertThat(left).isEqualTo(expected);
+    assertThat(buffer.recordCount()).isEqualTo(13);
+    buffer.release();
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = Deduplication.class,
+      names = {"OFF", "ON_READ"})
+  void takeNeedsDeduplicationOnAppend(Deduplication deduplication) {
+    BucketBuffer buffer = pool.newBuffer("take-" + deduplication, deduplication);
+    assertThatThrownBy(() -> buffer.take(BinaryStringData.fromString("a")))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("ON_APPEND");
+    buffer.release();
+  }
+
+  /**
    * Distinct keys with the same hash stay apart: the index compares the key bytes behind every hash
    * match. On 64-byte pages most keys cross a page boundary; a key given in 8-byte segments (as
    * from the network) takes the compare's multi-segment path.
