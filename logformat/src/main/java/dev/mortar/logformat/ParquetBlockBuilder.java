@@ -9,7 +9,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.Binary;
 
@@ -60,7 +59,7 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
       throws IOException {
     if (writer == null) {
       writer =
-          new Builder(outputFile, writeSupport)
+          new ParquetWriterBuilder(outputFile, writeSupport)
               .withConf(configuration)
               .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
               .withCompressionCodec(codec.parquetName())
@@ -95,24 +94,5 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
     writer = null;
     recordCount = 0;
     return content;
-  }
-
-  private static final class Builder extends ParquetWriter.Builder<RowData, Builder> {
-    private final WriteSupport<RowData> writeSupport;
-
-    Builder(OutputFile file, WriteSupport<RowData> writeSupport) {
-      super(file);
-      this.writeSupport = writeSupport;
-    }
-
-    @Override
-    protected Builder self() {
-      return this;
-    }
-
-    @Override
-    protected WriteSupport<RowData> getWriteSupport(Configuration conf) {
-      return writeSupport;
-    }
   }
 }

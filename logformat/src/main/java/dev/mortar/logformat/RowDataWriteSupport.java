@@ -45,6 +45,7 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
   private final String[] names;
   private final Binary[] metaValues = new Binary[AvroSchemas.META_FIELDS.size()];
   private RecordConsumer consumer;
+  private Map<String, String> closingFooter = Map.of();
 
   /** Writes one non-null value of a field. */
   @FunctionalInterface
@@ -95,6 +96,16 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
   @Override
   public WriteContext init(Configuration configuration) {
     return new WriteContext(parquetSchema, Map.of("parquet.avro.schema", avroSchemaJson));
+  }
+
+  /** Key-value pairs the footer gets when the file is closed, beside the Avro schema. */
+  void setClosingFooter(Map<String, String> footer) {
+    this.closingFooter = footer;
+  }
+
+  @Override
+  public FinalizedWriteContext finalizeWrite() {
+    return new FinalizedWriteContext(closingFooter);
   }
 
   @Override
