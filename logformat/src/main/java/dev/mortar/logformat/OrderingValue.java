@@ -43,6 +43,22 @@ public final class OrderingValue {
   /** Scale of Hudi's {@code DecimalWrapper} value, {@code decimal(30,15)}. */
   public static final int DECIMAL_WRAPPER_SCALE = 15;
 
+  /** Wrapper names by union branch. */
+  private static final String[] TYPE_NAMES = {
+    null,
+    "BooleanWrapper",
+    "IntWrapper",
+    "LongWrapper",
+    "FloatWrapper",
+    "DoubleWrapper",
+    "BytesWrapper",
+    "StringWrapper",
+    "DateWrapper",
+    "DecimalWrapper",
+    "TimeMicrosWrapper",
+    "TimestampMicrosWrapper"
+  };
+
   private static final OrderingValue NATURAL = new OrderingValue(INT, 0, null);
 
   private final int branch;
@@ -108,6 +124,47 @@ public final class OrderingValue {
 
   public static OrderingValue ofTimestampMicros(long epochMicros) {
     return new OrderingValue(TIMESTAMP_MICROS, epochMicros, null);
+  }
+
+  /**
+   * Whether this is {@link #natural()}, {@code IntWrapper{0}}: Hudi's default ordering value, which
+   * a delete without an ordering field carries and which always deletes. An INT ordering field's
+   * value 0 looks the same, in Hudi as here.
+   */
+  public boolean isNatural() {
+    return branch == INT && bits == 0;
+  }
+
+  /** The value of a BooleanWrapper (0 or 1), IntWrapper, LongWrapper, DateWrapper or *Micros. */
+  public long longValue() {
+    switch (branch) {
+      case BOOLEAN:
+      case INT:
+      case LONG:
+      case DATE:
+      case TIME_MICROS:
+      case TIMESTAMP_MICROS:
+        return bits;
+      default:
+        throw new IllegalStateException(typeName() + " has no long value");
+    }
+  }
+
+  /** The value of a FloatWrapper or DoubleWrapper. */
+  public double doubleValue() {
+    switch (branch) {
+      case FLOAT:
+        return Float.intBitsToFloat((int) bits);
+      case DOUBLE:
+        return Double.longBitsToDouble(bits);
+      default:
+        throw new IllegalStateException(typeName() + " has no double value");
+    }
+  }
+
+  /** Hudi's name of the wrapper, e.g. {@code LongWrapper}. */
+  public String typeName() {
+    return TYPE_NAMES[branch];
   }
 
   /** Writes the union branch index and the wrapper record. */
