@@ -82,6 +82,16 @@ public final class MortarOptions {
   public static final ConfigOption<Boolean> COMPACTION_SCHEDULE_ENABLED =
       WriterOptions.COMPACTION_SCHEDULE_ENABLED;
 
+  /** Whether the job executes compaction plans (the writer module's option). */
+  public static final ConfigOption<Boolean> COMPACTION_ASYNC_ENABLED =
+      WriterOptions.COMPACTION_ASYNC_ENABLED;
+
+  /** Parallelism of the compaction stage (the writer module's option). */
+  public static final ConfigOption<Integer> COMPACTION_TASKS = WriterOptions.COMPACTION_TASKS;
+
+  /** Memory of a compaction task's merge (the writer module's option). */
+  public static final ConfigOption<MemorySize> COMPACTION_MEMORY = WriterOptions.COMPACTION_MEMORY;
+
   /** Delta commits between two compaction plans (the writer module's option). */
   public static final ConfigOption<Integer> COMPACTION_DELTA_COMMITS =
       WriterOptions.COMPACTION_DELTA_COMMITS;
@@ -108,6 +118,9 @@ public final class MortarOptions {
         BUFFER_DEDUPLICATION,
         NULL_KEY_POLICY,
         COMPACTION_SCHEDULE_ENABLED,
-        COMPACTION_DELTA_COMMITS);
+        COMPACTION_DELTA_COMMITS,
+        COMPACTION_ASYNC_ENABLED,
+        COMPACTION_TASKS,
+        COMPACTION_MEMORY);
   }
 }

@@ -9,6 +9,8 @@ import dev.mortar.writer.assign.BucketTaskSelector;
 import dev.mortar.writer.assign.ShuffleBatcher;
 import dev.mortar.writer.assign.ShuffleRowMaker;
 import dev.mortar.writer.commit.CommitOperator;
+import dev.mortar.writer.compaction.CompactionStages;
+import dev.mortar.writer.compaction.CompactionTask;
 import dev.mortar.writer.input.WriteInput;
 import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.settings.SinkSettings;
@@ -20,7 +22,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import javax.annotation.Nullable;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -87,7 +88,7 @@ public final class MortarSink {
   }
 
   /** Adds the sink's operators after {@code input}. */
-  public DataStreamSink<Void> sinkTo(DataStream<RowData> input) {
+  public DataStreamSink<?> sinkTo(DataStream<RowData> input) {
     int writeTasks =
         settings.parallelism() != null ? settings.parallelism() : input.getParallelism();
     SingleOutputStreamOperator<WriteResult> written =
@@ -96,21 +97,32 @@ public final class MortarSink {
             : write(shuffle(input, writeTasks), WriteInput.shuffleBatches(settings.rowType()));
     written.setParallelism(writeTasks);
     uids.apply("mortar-write").ifPresent(written::uid);
-    SingleOutputStreamOperator<Void> committed =
+    SingleOutputStreamOperator<CompactionTask> committed =
         written
             .global()
             .transform(
-                "mortar-commit: " + settings.tableName(), Types.VOID, new CommitOperator(settings))
+                "mortar-commit: " + settings.tableName(),
+                CompactionStages.TASK_TYPE,
+                new CommitOperator(settings))
             .setParallelism(1)
             .setMaxParallelism(1);
     uids.apply("mortar-commit").ifPresent(committed::uid);
-    DataStreamSink<Void> end =
-        committed
-            .sinkTo(new DiscardingSink<>())
-            .name("mortar-end: " + settings.tableName())
-            .setParallelism(1);
+    DataStream<?> last =
+        settings.compactionExecution()
+            ? CompactionStages.after(
+                committed,
+                settings,
+                settings.compactionTasks() != null ? settings.compactionTasks() : writeTasks,
+                uids)
+            : committed;
+    DataStreamSink<?> end =
+        discard(last).name("mortar-end: " + settings.tableName()).setParallelism(1);
     uids.apply("mortar-end").ifPresent(end::uid);
     return end;
+  }
+
+  private static <T> DataStreamSink<T> discard(DataStream<T> stream) {
+    return stream.sinkTo(new DiscardingSink<>());
   }
 
   /** The batcher, chained to the input, and the bucket shuffle to {@code writeTasks} tasks. */
@@ -260,6 +272,21 @@ public final class MortarSink {
 
     public Builder compactionDeltaCommits(int deltaCommits) {
       options.set(MortarOptions.COMPACTION_DELTA_COMMITS, deltaCommits);
+      return this;
+    }
+
+    public Builder compactionInJob(boolean enabled) {
+      options.set(MortarOptions.COMPACTION_ASYNC_ENABLED, enabled);
+      return this;
+    }
+
+    public Builder compactionTasks(int tasks) {
+      options.set(MortarOptions.COMPACTION_TASKS, tasks);
+      return this;
+    }
+
+    public Builder compactionMemory(MemorySize memory) {
+      options.set(MortarOptions.COMPACTION_MEMORY, memory);
       return this;
     }
 

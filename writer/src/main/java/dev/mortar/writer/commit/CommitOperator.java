@@ -1,7 +1,9 @@
 package dev.mortar.writer.commit;
 
 import dev.mortar.writer.commit.PendingCommits.Pending;
+import dev.mortar.writer.compaction.CompactionDispatcher;
 import dev.mortar.writer.compaction.CompactionScheduler;
+import dev.mortar.writer.compaction.CompactionTask;
 import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.TableFileSystems;
@@ -11,7 +13,9 @@ import dev.mortar.writer.write.WriteResult;
 import dev.mortar.writer.write.WriteResultSerializer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import javax.annotation.Nullable;
+import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -37,10 +41,14 @@ import org.slf4j.LoggerFactory;
  * new, later instants; an instant still being written is always newer.
  *
  * <p>After each round of commits it hands over to the {@link CompactionScheduler} (unless {@code
- * compaction.schedule.enabled} is off), which plans compactions on a thread of its own.
+ * compaction.schedule.enabled} is off), which plans compactions on a thread of its own. With in-job
+ * execution on, the {@link CompactionDispatcher} sends the operations of every pending plan
+ * downstream: when the operator opens (a restored job's pending plans) and, through the task's
+ * mailbox, whenever a new plan has been written. At end of input it waits for a running planning
+ * and sends what is pending, so a bounded job ends with its compactions done.
  */
-public final class CommitOperator extends AbstractStreamOperator<Void>
-    implements OneInputStreamOperator<WriteResult, Void>, BoundedOneInput {
+public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
+    implements OneInputStreamOperator<WriteResult, CompactionTask>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CommitOperator.class);
 
@@ -53,6 +61,7 @@ public final class CommitOperator extends AbstractStreamOperator<Void>
   private transient String schemaJson;
   private transient CommitMetrics metrics;
   @Nullable private transient CompactionScheduler compactions;
+  @Nullable private transient CompactionDispatcher dispatcher;
 
   public CommitOperator(SinkSettings settings) {
     this.settings = settings;
@@ -69,8 +78,19 @@ public final class CommitOperator extends AbstractStreamOperator<Void>
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
     schemaJson = table.avroSchemaJson();
-    if (settings.compactionScheduling()) {
-      compactions = new CompactionScheduler(fs, table, settings.compactionDeltaCommits());
+    if (settings.compactionExecution()) {
+      dispatcher =
+          new CompactionDispatcher(fs, timeline, task -> output.collect(new StreamRecord<>(task)));
+      MailboxExecutor mailbox =
+          getContainingTask()
+              .getMailboxExecutorFactory()
+              .createExecutor(getOperatorConfig().getChainIndex());
+      mailbox.execute(dispatcher::dispatchPending, "dispatch pending compactions");
+      compactions =
+          new CompactionScheduler(
+              fs, table, settings.compactionDeltaCommits(), () -> dispatchLater(mailbox));
+    } else if (settings.compactionScheduling()) {
+      compactions = new CompactionScheduler(fs, table, settings.compactionDeltaCommits(), () -> {});
     }
     state =
         context
@@ -89,6 +109,15 @@ public final class CommitOperator extends AbstractStreamOperator<Void>
           restoredFrom,
           pending.all().size());
       commit(pending.committable(restoredFrom));
+    }
+  }
+
+  /** Called on the planning thread: dispatches the new plan on the task's thread. */
+  private void dispatchLater(MailboxExecutor mailbox) {
+    try {
+      mailbox.execute(dispatcher::dispatchPending, "dispatch a new compaction plan");
+    } catch (RejectedExecutionException closing) {
+      LOG.info("Not dispatching the new compaction plan: the task is closing; a restart will");
     }
   }
 
@@ -115,6 +144,12 @@ public final class CommitOperator extends AbstractStreamOperator<Void>
     commit(pending.all());
     for (String instant : timeline.pendingInstants()) {
       abort(instant);
+    }
+    if (compactions != null) {
+      compactions.awaitPlanning();
+    }
+    if (dispatcher != null) {
+      dispatcher.dispatchPending();
     }
   }
 

@@ -9,8 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.generic.GenericData;
@@ -67,26 +65,51 @@ final class CompactionPlanFile {
     return bytes.toByteArray();
   }
 
-  /** The file groups a plan compacts; reads plans written by Hudi as well as by Mortar. */
-  static Set<FileGroupId> fileGroups(InputStream in) throws IOException {
-    Set<FileGroupId> groups = new TreeSet<>();
+  /**
+   * The operations of plan {@code instant}, as tasks; reads plans written by Hudi as well as by
+   * Mortar (version-1 plans' full paths are cut to file names).
+   */
+  static List<CompactionTask> tasks(String instant, InputStream in) throws IOException {
+    List<GenericRecord> operations = new ArrayList<>();
     try (DataFileStream<GenericRecord> plans =
         new DataFileStream<>(in, new GenericDatumReader<>())) {
       for (GenericRecord plan : plans) {
-        Object operations = plan.get("operations");
-        if (operations == null) {
-          continue;
-        }
-        for (Object operation : (List<?>) operations) {
-          GenericRecord record = (GenericRecord) operation;
-          Object partition = record.get("partitionPath");
-          groups.add(
-              new FileGroupId(
-                  partition == null ? "" : partition.toString(), record.get("fileId").toString()));
+        Object planned = plan.get("operations");
+        if (planned != null) {
+          for (Object operation : (List<?>) planned) {
+            operations.add((GenericRecord) operation);
+          }
         }
       }
     }
-    return groups;
+    List<CompactionTask> tasks = new ArrayList<>(operations.size());
+    for (GenericRecord operation : operations) {
+      Object partition = operation.get("partitionPath");
+      Object dataFile = operation.get("dataFilePath");
+      List<String> logs = new ArrayList<>();
+      Object deltaFiles = operation.get("deltaFilePaths");
+      if (deltaFiles != null) {
+        for (Object log : (List<?>) deltaFiles) {
+          logs.add(fileName(log));
+        }
+      }
+      tasks.add(
+          new CompactionTask(
+              instant,
+              operations.size(),
+              new FileGroupId(
+                  partition == null ? "" : partition.toString(),
+                  operation.get("fileId").toString()),
+              operation.get("baseInstantTime").toString(),
+              dataFile == null ? null : fileName(dataFile),
+              List.copyOf(logs)));
+    }
+    return tasks;
+  }
+
+  private static String fileName(Object path) {
+    String text = path.toString();
+    return text.substring(text.lastIndexOf('/') + 1);
   }
 
   private static GenericRecord operation(CompactionOperation operation) {

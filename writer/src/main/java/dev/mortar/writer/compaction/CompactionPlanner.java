@@ -85,7 +85,9 @@ final class CompactionPlanner {
     for (String pending : snapshot.pendingCompactions()) {
       Path plan = new Path(timeline.timelineDir(), pending + REQUESTED);
       try (InputStream in = fs.open(plan)) {
-        groups.addAll(CompactionPlanFile.fileGroups(in));
+        for (CompactionTask task : CompactionPlanFile.tasks(pending, in)) {
+          groups.add(task.fileGroup());
+        }
       } catch (IOException | RuntimeException e) {
         throw new IllegalStateException(
             "cannot read pending compaction plan " + plan + " (an Avro HoodieCompactionPlan)", e);

@@ -27,11 +27,17 @@ public final class CompactionScheduler implements AutoCloseable {
   private final HudiTable table;
   private final CompactionPlanner planner;
   private final ExecutorService executor;
+  private final Runnable onPlanWritten;
   @Nullable private Future<?> running;
   @Nullable private String runningInstant;
 
-  public CompactionScheduler(FileSystem fs, HudiTable table, int deltaCommits) {
+  /**
+   * @param onPlanWritten called on the planning thread after a plan has been published
+   */
+  public CompactionScheduler(
+      FileSystem fs, HudiTable table, int deltaCommits, Runnable onPlanWritten) {
     this.table = table;
+    this.onPlanWritten = onPlanWritten;
     this.planner = new CompactionPlanner(fs, table.basePath(), table.timeline(), deltaCommits);
     this.executor =
         Executors.newSingleThreadExecutor(new ExecutorThreadFactory("mortar-compaction-planner"));
@@ -47,7 +53,20 @@ public final class CompactionScheduler implements AutoCloseable {
     }
     String instant = table.timeline().newInstantTime();
     runningInstant = instant;
-    running = executor.submit(() -> planner.planAt(instant));
+    running =
+        executor.submit(
+            () -> {
+              if (!planner.planAt(instant).isEmpty()) {
+                onPlanWritten.run();
+              }
+            });
+  }
+
+  /** Waits until a running planning is done; throws if it failed. */
+  public void awaitPlanning() {
+    if (running != null) {
+      awaitRunning();
+    }
   }
 
   private void awaitRunning() {

@@ -7,6 +7,7 @@ import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 
@@ -101,6 +102,32 @@ public final class OrderingField implements Serializable {
       case DOUBLE -> OrderingValue.ofDouble(Double.longBitsToDouble(sortableBits(ordering)));
       default -> OrderingValue.ofLong(ordering);
     };
+  }
+
+  /**
+   * The order-preserving long of a delete's ordering value, read from a log file: the inverse of
+   * {@link #toOrderingValue}.
+   *
+   * @throws IllegalArgumentException when the value's wrapper is not the one this field's type
+   *     gives (a delete written for another ordering field)
+   */
+  public long toLong(OrderingValue value) {
+    String expected = toOrderingValue(0).typeName();
+    if (!value.typeName().equals(expected)) {
+      throw new IllegalArgumentException(
+          "a delete's ordering value is a "
+              + value.typeName()
+              + ", but the ordering field "
+              + (type == null ? "(none)" : "of type " + type)
+              + " gives a "
+              + expected);
+    }
+    if (type == null) {
+      return 0L;
+    }
+    return type.getTypeRoot() == LogicalTypeRoot.DOUBLE
+        ? sortableBits(value.doubleValue())
+        : value.longValue();
   }
 
   /** Involution between IEEE double bits and a long that sorts like the double. */

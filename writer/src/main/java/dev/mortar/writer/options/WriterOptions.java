@@ -99,4 +99,30 @@ public final class WriterOptions {
           .withDescription(
               "Number of completed delta commits after the latest compaction at which the"
                   + " committer schedules the next one (as Hudi's 'compaction.delta_commits').");
+
+  public static final ConfigOption<Boolean> COMPACTION_ASYNC_ENABLED =
+      ConfigOptions.key("compaction.async.enabled")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Execute the scheduled compaction plans in the job, on 'compaction.tasks' tasks"
+                  + " beside the write path: each writes a file slice's Parquet base file, and"
+                  + " the compaction commits once all are written. Turn it off to run plans"
+                  + " with the offline compactor instead.");
+
+  public static final ConfigOption<Integer> COMPACTION_TASKS =
+      ConfigOptions.key("compaction.tasks")
+          .intType()
+          .noDefaultValue()
+          .withDescription(
+              "Parallelism of the in-job compaction stage; the write parallelism when unset.");
+
+  public static final ConfigOption<MemorySize> COMPACTION_MEMORY =
+      ConfigOptions.key("compaction.memory")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(128))
+          .withDescription(
+              "Memory of one compaction task's merge: the latest log record per key of the"
+                  + " slice being compacted. A slice whose logs need more is merged in several"
+                  + " passes over shares of its keys; the Parquet writer's row group comes on top.");
 }

@@ -44,6 +44,9 @@ public final class SinkSettings implements Serializable {
   private final boolean populateMetaFields;
   private final boolean compactionScheduling;
   private final int compactionDeltaCommits;
+  private final boolean compactionExecution;
+  @Nullable private final Integer compactionTasks;
+  private final long compactionMemoryBytes;
 
   private SinkSettings(
       ReadableConfig options,
@@ -73,6 +76,9 @@ public final class SinkSettings implements Serializable {
     this.populateMetaFields = options.get(WriterOptions.POPULATE_META_FIELDS);
     this.compactionScheduling = options.get(WriterOptions.COMPACTION_SCHEDULE_ENABLED);
     this.compactionDeltaCommits = options.get(WriterOptions.COMPACTION_DELTA_COMMITS);
+    this.compactionExecution = options.get(WriterOptions.COMPACTION_ASYNC_ENABLED);
+    this.compactionTasks = options.get(WriterOptions.COMPACTION_TASKS);
+    this.compactionMemoryBytes = options.get(WriterOptions.COMPACTION_MEMORY).getBytes();
   }
 
   /**
@@ -117,6 +123,33 @@ public final class SinkSettings implements Serializable {
               + WriterOptions.COMPACTION_DELTA_COMMITS.key()
               + "' must be > 0, got "
               + compactionDeltaCommits);
+    }
+    if (compactionTasks != null && compactionTasks <= 0) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.COMPACTION_TASKS.key()
+              + "' must be > 0, got "
+              + compactionTasks);
+    }
+    long compactionPages = compactionMemoryBytes / options.get(BufferOptions.PAGE_SIZE).getBytes();
+    if (compactionScheduling && compactionExecution && compactionPages < 3) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.COMPACTION_MEMORY.key()
+              + "' ("
+              + compactionMemoryBytes
+              + " bytes) must hold at least 3 pages of '"
+              + BufferOptions.PAGE_SIZE.key()
+              + "'");
+    }
+    if (compactionScheduling && !populateMetaFields) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.COMPACTION_SCHEDULE_ENABLED.key()
+              + "' needs '"
+              + WriterOptions.POPULATE_META_FIELDS.key()
+              + "' = true: compaction takes each record's key from its meta fields; turn"
+              + " compaction off or the meta fields on");
     }
     newPagePool().close();
     long pageSize = options.get(BufferOptions.PAGE_SIZE).getBytes();
@@ -219,6 +252,23 @@ public final class SinkSettings implements Serializable {
   /** Delta commits after the latest compaction that make the next due. */
   public int compactionDeltaCommits() {
     return compactionDeltaCommits;
+  }
+
+  /** Whether the job executes the compaction plans ({@code compaction.async.enabled}). */
+  public boolean compactionExecution() {
+    return compactionScheduling && compactionExecution;
+  }
+
+  /** Parallelism of the compaction stage, or null for the write parallelism. */
+  @Nullable
+  public Integer compactionTasks() {
+    return compactionTasks;
+  }
+
+  /** A compaction task's merge pool: {@code buffer.page-size} pages, {@code compaction.memory}. */
+  public PagePool newCompactionPagePool() {
+    return PagePool.onHeap(
+        (int) options.get(BufferOptions.PAGE_SIZE).getBytes(), compactionMemoryBytes);
   }
 
   public TableSettings tableSettings() {

@@ -48,24 +48,73 @@ final class CommitMetadataFile {
 
   static void write(OutputStream out, String instant, List<WriteStat> stats, String schemaJson)
       throws IOException {
-    GenericRecord metadata = new GenericData.Record(COMMIT_METADATA);
-    metadata.put("partitionToWriteStats", statsByPartition(instant, stats));
-    metadata.put("compacted", false);
-    metadata.put("extraMetadata", Map.of("schema", schemaJson));
-    metadata.put("version", null);
-    metadata.put("operationType", "UPSERT");
-    TimelineAvro.write(metadata, out);
-  }
-
-  private static Map<String, List<GenericRecord>> statsByPartition(
-      String instant, List<WriteStat> stats) {
     Map<String, List<GenericRecord>> byPartition = new LinkedHashMap<>();
     for (WriteStat stat : stats) {
       byPartition
           .computeIfAbsent(stat.partitionPath(), p -> new ArrayList<>())
           .add(writeStat(instant, stat));
     }
-    return byPartition;
+    write(out, byPartition, false, "UPSERT", schemaJson);
+  }
+
+  /**
+   * The content of a completed compaction {@code <C>_<X>.commit} (hudi-table-services.md §2.4):
+   * {@code compacted=true}, {@code operationType=COMPACT}, one write stat per base file.
+   */
+  static void writeCompaction(OutputStream out, List<CompactionWriteStat> stats, String schemaJson)
+      throws IOException {
+    Map<String, List<GenericRecord>> byPartition = new LinkedHashMap<>();
+    for (CompactionWriteStat stat : stats) {
+      byPartition
+          .computeIfAbsent(stat.partitionPath(), p -> new ArrayList<>())
+          .add(compactionWriteStat(stat));
+    }
+    write(out, byPartition, true, "COMPACT", schemaJson);
+  }
+
+  private static void write(
+      OutputStream out,
+      Map<String, List<GenericRecord>> statsByPartition,
+      boolean compacted,
+      String operationType,
+      String schemaJson)
+      throws IOException {
+    GenericRecord metadata = new GenericData.Record(COMMIT_METADATA);
+    metadata.put("partitionToWriteStats", statsByPartition);
+    metadata.put("compacted", compacted);
+    metadata.put("extraMetadata", Map.of("schema", schemaJson));
+    metadata.put("version", null);
+    metadata.put("operationType", operationType);
+    TimelineAvro.write(metadata, out);
+  }
+
+  private static GenericRecord compactionWriteStat(CompactionWriteStat stat) {
+    GenericRecord record = new GenericData.Record(WRITE_STAT);
+    for (String counter : ZERO_COUNTERS) {
+      record.put(counter, 0L);
+    }
+    record.put("fileId", stat.fileId());
+    record.put("path", stat.relativePath());
+    record.put("prevCommit", stat.previousBase() == null ? "null" : stat.previousBase().instant());
+    record.put("numWrites", stat.numWrites());
+    record.put("numDeletes", stat.numDeletes());
+    record.put("numUpdateWrites", stat.numUpdateWrites());
+    record.put("numInserts", stat.numInserts());
+    record.put("totalWriteBytes", stat.sizeBytes());
+    record.put("fileSizeInBytes", stat.sizeBytes());
+    record.put("partitionPath", stat.partitionPath());
+    record.put("totalLogRecords", stat.logRecords());
+    record.put("totalLogBlocks", stat.logBlocks());
+    record.put("totalLogFilesCompacted", stat.logFiles());
+    record.put("totalLogSizeCompacted", stat.logBytes());
+    record.put("totalUpdatedRecordsCompacted", stat.numUpdateWrites());
+    record.put("prevBaseFile", stat.previousBase() == null ? null : stat.previousBase().fileName());
+    GenericRecord runtime = new GenericData.Record(RUNTIME_STATS);
+    runtime.put("totalScanTime", 0L);
+    runtime.put("totalCreateTime", stat.millis());
+    runtime.put("totalUpsertTime", 0L);
+    record.put("runtimeStats", runtime);
+    return record;
   }
 
   private static GenericRecord writeStat(String instant, WriteStat stat) {

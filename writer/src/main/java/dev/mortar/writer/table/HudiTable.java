@@ -41,10 +41,15 @@ public final class HudiTable {
     this.basePath = basePath;
     this.settings = settings;
     Path metaDir = new Path(basePath, META_FOLDER);
-    this.tempDir = new Path(metaDir, TEMP_FOLDER);
+    this.tempDir = tempDir(basePath);
     this.timeline =
         new Timeline(
             fs, basePath, new Path(metaDir, TableProperties.TIMELINE_FOLDER), tempDir, clock);
+  }
+
+  /** The table's temporary folder, {@code .hoodie/.temp}: staged files and compaction markers. */
+  public static Path tempDir(Path basePath) {
+    return new Path(new Path(basePath, META_FOLDER), TEMP_FOLDER);
   }
 
   public static HudiTable createOrValidate(FileSystem fs, Path basePath, TableSettings settings) {

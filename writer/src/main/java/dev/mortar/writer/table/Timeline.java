@@ -22,6 +22,8 @@ import org.apache.hadoop.fs.RemoteIterator;
  *   T.deltacommit.inflight     empty, written right after (as Hudi's Flink coordinator does)
  *   T_C.deltacommit            Avro commit metadata, published by {@link #complete} with one rename
  *   C.compaction.requested     a compaction plan, published by {@link #requestCompaction}
+ *   C.compaction.inflight      empty, written by {@link #startCompaction} before its base files
+ *   C_X.commit                 Avro commit metadata of the compaction, by {@link #completeCompaction}
  * </pre>
  *
  * A log file is visible to Hudi's readers iff the instant in its name has a completed file, so the
@@ -36,6 +38,8 @@ import org.apache.hadoop.fs.RemoteIterator;
 public final class Timeline {
   static final String ACTION = ".deltacommit";
   private static final String COMPACTION_REQUESTED = ".compaction.requested";
+  private static final String COMPACTION_INFLIGHT = ".compaction.inflight";
+  private static final String COMMIT = ".commit";
   private static final String REQUESTED = ACTION + ".requested";
   private static final String INFLIGHT = ACTION + ".inflight";
 
@@ -87,6 +91,56 @@ public final class Timeline {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write compaction plan " + target, e);
     }
+  }
+
+  /** Writes {@code C.compaction.inflight} unless it exists: the compaction has started. */
+  public void startCompaction(String instant) {
+    Path inflight = new Path(timelineDir, instant + COMPACTION_INFLIGHT);
+    try {
+      if (!fs.exists(inflight)) {
+        fs.create(inflight, true).close();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start compaction " + inflight, e);
+    }
+  }
+
+  /**
+   * Commits compaction {@code instant}: publishes {@code C_X.commit} with one write stat per base
+   * file, then deletes its markers ({@code .hoodie/.temp/C}). A no-op if it is completed already.
+   *
+   * @throws IllegalStateException if the compaction was never requested
+   */
+  public void completeCompaction(
+      String instant, List<CompactionWriteStat> stats, String writerSchemaJson) {
+    Instants instants = scan();
+    if (instants.completedCommits.contains(instant)) {
+      return;
+    }
+    if (!instants.requestedCompactions.contains(instant)) {
+      throw new IllegalStateException(
+          "cannot complete compaction " + instant + ": no plan " + instant + COMPACTION_REQUESTED);
+    }
+    String completion = clock.next(instants.latestTime());
+    Path target = new Path(timelineDir, instant + "_" + completion + COMMIT);
+    try {
+      AtomicFile.publish(
+          fs,
+          tempDir,
+          target,
+          out -> CommitMetadataFile.writeCompaction(out, stats, writerSchemaJson));
+      fs.delete(markerDir(instant), true);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot complete compaction " + instant + " at " + target, e);
+    }
+  }
+
+  /**
+   * The folder of compaction {@code instant}'s markers, {@code .hoodie/.temp/C}: one empty {@code
+   * <partition>/<baseFileName>.marker.MERGE} per base file, written before the file is created.
+   */
+  public Path markerDir(String instant) {
+    return new Path(tempDir, instant);
   }
 
   /** The folder of the instant files, {@code .hoodie/timeline}. */
@@ -206,6 +260,8 @@ public final class Timeline {
   private static final class Instants {
     final TreeSet<String> started = new TreeSet<>();
     final TreeMap<String, String> completed = new TreeMap<>();
+    final TreeSet<String> requestedCompactions = new TreeSet<>();
+    final TreeSet<String> completedCommits = new TreeSet<>();
     private String latestTime = "0";
 
     void add(String fileName) {
@@ -222,6 +278,10 @@ public final class Timeline {
         started.add(requested);
       } else if (fileName.endsWith(ACTION) && completion != null) {
         completed.put(requested, completion);
+      } else if (fileName.endsWith(COMPACTION_REQUESTED)) {
+        requestedCompactions.add(requested);
+      } else if (fileName.endsWith(COMMIT) && completion != null) {
+        completedCommits.add(requested);
       }
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -116,9 +117,21 @@ class SliceSelectorTest {
     List<CompactionOperation> first =
         SliceSelector.select(t(500), TimelineSnapshot.of(timeline), files(), Set.of());
     timeline.add(t(500) + ".compaction.requested");
-    Set<FileGroupId> pending =
-        CompactionPlanFile.fileGroups(new ByteArrayInputStream(CompactionPlanFile.write(first)));
+    List<CompactionTask> planned =
+        CompactionPlanFile.tasks(t(500), new ByteArrayInputStream(CompactionPlanFile.write(first)));
+    Set<FileGroupId> pending = new HashSet<>();
+    planned.forEach(task -> pending.add(task.fileGroup()));
     assertThat(pending).containsExactlyInAnyOrder(LOGS_ONLY, WITH_BASE);
+    assertThat(planned).allSatisfy(task -> assertThat(task.planSize()).isEqualTo(2));
+    CompactionTask withBase =
+        planned.stream().filter(task -> task.fileGroup().equals(WITH_BASE)).findFirst().get();
+    CompactionOperation withBaseOperation =
+        first.stream().filter(op -> op.fileGroup().equals(WITH_BASE)).findFirst().get();
+    assertThat(withBase.baseFileName()).isEqualTo(withBaseOperation.baseFile().name());
+    assertThat(withBase.baseInstant()).isEqualTo(withBaseOperation.baseInstant());
+    assertThat(withBase.logFileNames())
+        .containsExactlyElementsOf(
+            withBaseOperation.logFiles().stream().map(LogFile::name).toList());
 
     Map<FileGroupId, FileGroupFiles> files = files();
     files.get(COMPACTED).logFiles().add(log(COMPACTED, 300, 1, "0-1-0"));

@@ -78,6 +78,26 @@ public final class Changelog implements Serializable {
   }
 
   /**
+   * This changelog with every change that follows a delete of its key given at least the delete's
+   * ordering value. A compacted delete leaves no tombstone (its ordering value is gone with it), so
+   * a later change of smaller ordering value would revive the key or not depending on whether a
+   * compaction ran between them; after this, the expected rows do not depend on compactions.
+   */
+  public Changelog withoutStaleChangesAfterDeletes() {
+    Map<Long, Long> deletedAt = new HashMap<>();
+    List<Op> adjusted = new ArrayList<>(ops.size());
+    for (Op op : ops) {
+      long ts = Math.max(op.ts(), deletedAt.getOrDefault(op.id(), Long.MIN_VALUE));
+      Op kept = new Op(op.kind(), op.id(), op.name(), ts, op.dt(), op.amount());
+      adjusted.add(kept);
+      if (op.kind() == RowKind.DELETE) {
+        deletedAt.merge(op.id(), ts, Math::max);
+      }
+    }
+    return new Changelog(adjusted);
+  }
+
+  /**
    * This changelog's changes, then {@code next}'s: what two jobs writing one after the other do.
    */
   public Changelog followedBy(Changelog next) {

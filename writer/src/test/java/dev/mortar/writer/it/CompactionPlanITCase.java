@@ -12,30 +12,17 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.avro.model.HoodieCompactionOperation;
 import org.apache.hudi.avro.model.HoodieCompactionPlan;
-import org.apache.hudi.client.HoodieJavaWriteClient;
-import org.apache.hudi.client.common.HoodieJavaEngineContext;
-import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.model.HoodieBaseFile;
 import org.apache.hudi.common.model.HoodieLogFile;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.TableSchemaResolver;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.CompactionUtils;
-import org.apache.hudi.config.HoodieArchivalConfig;
-import org.apache.hudi.config.HoodieCleanConfig;
-import org.apache.hudi.config.HoodieIndexConfig;
-import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.hadoop.fs.HadoopFSUtils;
-import org.apache.hudi.index.HoodieIndex;
-import org.apache.hudi.storage.StorageConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +55,7 @@ class CompactionPlanITCase {
             .buckets(2)
             .perCheckpoint(40)
             .compactEvery(2)
+            .compactionInJob(false)
             .build();
     Changelog first = Changelog.random(seed, 400, 150, 100, 30);
     Changelog second = Changelog.random(seed + 1, 400, 150, 100, 30);
@@ -78,7 +66,7 @@ class CompactionPlanITCase {
     assertThat(planned).as("plans after the first job, seed %s", seed).isNotEmpty();
     job.runDataStream(second);
     checkPendingPlans(job.path());
-    compactWithHudi(job.path());
+    HudiClient.compactPending(job.path());
     job.verify(first.followedBy(second));
 
     job.runDataStream(third);
@@ -86,7 +74,7 @@ class CompactionPlanITCase {
     assertThat(onBaseFiles.stream().flatMap(plan -> plan.getOperations().stream()))
         .as("slices of compacted file groups: base file plus logs, seed %s", seed)
         .anyMatch(operation -> operation.getDataFilePath() != null);
-    compactWithHudi(job.path());
+    HudiClient.compactPending(job.path());
     job.verify(first.followedBy(second).followedBy(third));
     job.verifyNothingUncommittedLeft();
   }
@@ -97,7 +85,7 @@ class CompactionPlanITCase {
    * slice's logs whose delta commits completed before the plan. Returns the plans.
    */
   private static List<HoodieCompactionPlan> checkPendingPlans(String path) throws IOException {
-    HoodieTableMetaClient metaClient = metaClient(path);
+    HoodieTableMetaClient metaClient = HudiClient.metaClient(path);
     // Throws if a file group is in two pending plans.
     CompactionUtils.getAllPendingCompactionOperations(metaClient);
     Map<String, String> completions = new HashMap<>();
@@ -178,56 +166,6 @@ class CompactionPlanITCase {
       plans.add(plan);
     }
     return plans;
-  }
-
-  /** Runs every pending compaction with Hudi's Java client; afterwards none is pending. */
-  private static void compactWithHudi(String path) throws Exception {
-    HoodieTableMetaClient metaClient = metaClient(path);
-    String schema = new TableSchemaResolver(metaClient).getTableAvroSchema(false).toString();
-    Properties props = new Properties();
-    props.setProperty("hoodie.datasource.write.recordkey.field", "id");
-    props.setProperty("hoodie.datasource.write.partitionpath.field", "dt");
-    HoodieWriteConfig config =
-        HoodieWriteConfig.newBuilder()
-            .withPath(path)
-            .forTable(metaClient.getTableConfig().getTableName())
-            .withSchema(schema)
-            .withProps(props)
-            .withIndexConfig(
-                HoodieIndexConfig.newBuilder()
-                    .withIndexType(HoodieIndex.IndexType.INMEMORY)
-                    .build())
-            .withMetadataConfig(HoodieMetadataConfig.newBuilder().enable(false).build())
-            .withEmbeddedTimelineServerEnabled(false)
-            .withCleanConfig(HoodieCleanConfig.newBuilder().withAutoClean(false).build())
-            .withArchivalConfig(HoodieArchivalConfig.newBuilder().withAutoArchive(false).build())
-            .build();
-    List<String> pending = new ArrayList<>();
-    metaClient
-        .getActiveTimeline()
-        .filterPendingCompactionTimeline()
-        .getInstants()
-        .forEach(i -> pending.add(i.requestedTime()));
-    try (HoodieJavaWriteClient<?> client =
-        new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConf()), config)) {
-      for (String instant : pending) {
-        client.compact(instant, true);
-      }
-    }
-    HoodieTableMetaClient after = metaClient(path);
-    assertThat(after.getActiveTimeline().filterPendingCompactionTimeline().getInstants())
-        .as("pending compactions after Hudi ran %s", pending)
-        .isEmpty();
-  }
-
-  private static StorageConfiguration<Configuration> storageConf() {
-    Configuration conf = new Configuration();
-    conf.set("parquet.avro.write-old-list-structure", "false");
-    return HadoopFSUtils.getStorageConf(conf);
-  }
-
-  private static HoodieTableMetaClient metaClient(String path) {
-    return HoodieTableMetaClient.builder().setConf(storageConf()).setBasePath(path).build();
   }
 
   /** The base and log files of a local table by file group ({@code partition/fileId}). */

@@ -53,7 +53,8 @@ record SinkJob(
     boolean restarts,
     boolean metaFields,
     Deduplication deduplication,
-    int compactionDeltaCommits)
+    int compactionDeltaCommits,
+    boolean compactionInJob)
     implements Serializable {
 
   /** The changelog source's uid: fixed, so a savepoint restores into a job of another shape. */
@@ -62,7 +63,7 @@ record SinkJob(
   /**
    * A job on {@code path}: parallelism 1, unpartitioned, last write wins, Avro blocks, 2 buckets,
    * 100 changes per checkpoint, default buffers, no restarts, meta fields, on_read de-duplication,
-   * no compaction plans.
+   * no compaction plans (when planned, executed in the job).
    */
   static Builder at(String path) {
     return new Builder(path);
@@ -81,6 +82,7 @@ record SinkJob(
     builder.metaFields = metaFields;
     builder.deduplication = deduplication;
     builder.compactionDeltaCommits = compactionDeltaCommits;
+    builder.compactionInJob = compactionInJob;
     return builder;
   }
 
@@ -98,6 +100,7 @@ record SinkJob(
     private boolean metaFields = true;
     private Deduplication deduplication = Deduplication.ON_READ;
     private int compactionDeltaCommits;
+    private boolean compactionInJob = true;
 
     private Builder(String path) {
       this.path = path;
@@ -164,6 +167,12 @@ record SinkJob(
       return this;
     }
 
+    /** Whether the job executes its compaction plans ('compaction.async.enabled'). */
+    Builder compactionInJob(boolean inJob) {
+      this.compactionInJob = inJob;
+      return this;
+    }
+
     SinkJob build() {
       return new SinkJob(
           path,
@@ -177,7 +186,8 @@ record SinkJob(
           restarts,
           metaFields,
           deduplication,
-          compactionDeltaCommits);
+          compactionDeltaCommits,
+          compactionInJob);
     }
   }
 
@@ -242,7 +252,9 @@ record SinkJob(
       sink.partitionFields("dt");
     }
     if (compactionDeltaCommits > 0) {
-      sink.compactionScheduling(true).compactionDeltaCommits(compactionDeltaCommits);
+      sink.compactionScheduling(true)
+          .compactionDeltaCommits(compactionDeltaCommits)
+          .compactionInJob(compactionInJob);
     }
     if (smallBuffers) {
       sink.pageSize(MemorySize.parse("4kb"))
@@ -308,6 +320,8 @@ record SinkJob(
     if (compactionDeltaCommits > 0) {
       with.append(", 'compaction.schedule.enabled' = 'true', 'compaction.delta-commits' = '")
           .append(compactionDeltaCommits)
+          .append("', 'compaction.async.enabled' = '")
+          .append(compactionInJob)
           .append("'");
     }
     if (smallBuffers) {

@@ -1,0 +1,139 @@
+package dev.mortar.writer.compaction;
+
+import dev.mortar.buffer.PagePool;
+import dev.mortar.logformat.AvroSchemas;
+import dev.mortar.writer.settings.SinkSettings;
+import dev.mortar.writer.table.CompactionWriteStat;
+import dev.mortar.writer.table.HudiTable;
+import dev.mortar.writer.table.TableFileSystems;
+import dev.mortar.writer.table.TableSettings;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * A compaction task: executes the {@link CompactionTask}s it receives, one at a time, on a thread
+ * of its own, and emits a {@link CompactionResult} for each from the task's mailbox. Receiving a
+ * task only queues it, so checkpoint barriers pass while a file group is being compacted: the
+ * compaction runs beside the write path, never in front of it. Nothing is checkpointed; after a
+ * restore the committer dispatches every pending plan again. At end of input the operator waits
+ * until every queued task is done.
+ */
+public final class CompactOperator extends AbstractStreamOperator<CompactionResult>
+    implements OneInputStreamOperator<CompactionTask, CompactionResult>, BoundedOneInput {
+  private static final long serialVersionUID = 1L;
+
+  /** Row group size of a base file: what the Parquet writer holds before it writes. */
+  static final long BASE_FILE_ROW_GROUP_BYTES = 64L << 20;
+
+  private final SinkSettings settings;
+
+  private transient FileSystem fs;
+  private transient PagePool pool;
+  private transient FileGroupCompactor compactor;
+  private transient ExecutorService executor;
+  private transient MailboxExecutor mailbox;
+  private transient CompactionMetrics metrics;
+  private transient int queued;
+
+  public CompactOperator(SinkSettings settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    fs = TableFileSystems.open(settings.basePath());
+    pool = settings.newCompactionPagePool();
+    TableSettings table = settings.tableSettings();
+    int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    int tasks = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+    int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
+    Path basePath = TableFileSystems.path(settings.basePath());
+    compactor =
+        new FileGroupCompactor(
+            fs,
+            basePath,
+            HudiTable.tempDir(basePath),
+            table.rowType(),
+            AvroSchemas.of(table.rowType(), table.avroRecordName(), true),
+            table.orderingField(),
+            settings.logWriterOptions().parquetCodec(),
+            BASE_FILE_ROW_GROUP_BYTES,
+            subtask + "-" + tasks + "-" + attempt,
+            pool);
+    mailbox =
+        getContainingTask()
+            .getMailboxExecutorFactory()
+            .createExecutor(getOperatorConfig().getChainIndex());
+    executor =
+        Executors.newSingleThreadExecutor(new ExecutorThreadFactory("mortar-compactor-" + subtask));
+    metrics = CompactionMetrics.forTask(getMetricGroup());
+  }
+
+  @Override
+  public void processElement(StreamRecord<CompactionTask> element) {
+    CompactionTask task = element.getValue();
+    queued++;
+    executor.execute(
+        () -> {
+          try {
+            CompactionWriteStat stat = compactor.compact(task);
+            mailbox.execute(
+                () -> {
+                  queued--;
+                  metrics.compacted(stat);
+                  output.collect(
+                      new StreamRecord<>(
+                          new CompactionResult(task.instant(), task.planSize(), stat)));
+                },
+                "emit compaction result of %s",
+                task.fileGroup());
+          } catch (Throwable failure) {
+            mailbox.execute(
+                () -> {
+                  throw new IllegalStateException(
+                      "compaction task failed on " + task.fileGroup(), failure);
+                },
+                "fail on compaction of %s",
+                task.fileGroup());
+          }
+        });
+  }
+
+  @Override
+  public void endInput() throws Exception {
+    while (queued > 0) {
+      mailbox.yield();
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (executor != null) {
+        executor.shutdownNow();
+        executor.awaitTermination(60, TimeUnit.SECONDS);
+      }
+      if (compactor != null) {
+        compactor.close();
+      }
+      if (pool != null) {
+        pool.close();
+      }
+      if (fs != null) {
+        fs.close();
+      }
+    } finally {
+      super.close();
+    }
+  }
+}

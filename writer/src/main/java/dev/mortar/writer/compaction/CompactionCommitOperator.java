@@ -1,0 +1,110 @@
+package dev.mortar.writer.compaction;
+
+import dev.mortar.writer.settings.SinkSettings;
+import dev.mortar.writer.table.CompactionWriteStat;
+import dev.mortar.writer.table.HudiTable;
+import dev.mortar.writer.table.TableFileSystems;
+import dev.mortar.writer.table.Timeline;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.hadoop.fs.FileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits compactions (parallelism 1): collects the {@link CompactionResult}s of each instant and,
+ * once every operation of its plan has its base file, publishes {@code C_X.commit} with one write
+ * stat per base file. Results are not checkpointed: after a restore the plan is dispatched and
+ * executed again, so a compaction commits only with base files of one attempt.
+ */
+public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
+    implements OneInputStreamOperator<CompactionResult, Void> {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(CompactionCommitOperator.class);
+  private static final String LATEST = "99999999999999999";
+
+  private final SinkSettings settings;
+
+  private transient FileSystem fs;
+  private transient Timeline timeline;
+  private transient String schemaJson;
+  private transient Map<String, Map<FileGroupId, CompactionWriteStat>> results;
+  private transient Map<String, Long> firstResultNanos;
+  private transient CompactionMetrics metrics;
+  private transient volatile TimelineSnapshot lastSnapshot;
+
+  public CompactionCommitOperator(SinkSettings settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    fs = TableFileSystems.open(settings.basePath());
+    HudiTable table =
+        HudiTable.createOrValidate(
+            fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
+    timeline = table.timeline();
+    schemaJson = table.avroSchemaJson();
+    results = new LinkedHashMap<>();
+    firstResultNanos = new HashMap<>();
+    lastSnapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
+    metrics =
+        CompactionMetrics.forCommitter(
+            getMetricGroup(),
+            () -> lastSnapshot.pendingCompactions().size(),
+            () -> {
+              TimelineSnapshot snapshot = lastSnapshot;
+              String oldestPending =
+                  snapshot.pendingCompactions().isEmpty()
+                      ? snapshot.latestCompactionBefore(LATEST)
+                      : snapshot.pendingCompactions().first();
+              return snapshot.deltaCommitsCompletedBetween(oldestPending, LATEST);
+            });
+  }
+
+  @Override
+  public void processElement(StreamRecord<CompactionResult> element) {
+    CompactionResult result = element.getValue();
+    CompactionWriteStat stat = result.stat();
+    firstResultNanos.putIfAbsent(result.instant(), System.nanoTime() - stat.millis() * 1_000_000);
+    Map<FileGroupId, CompactionWriteStat> stats =
+        results.computeIfAbsent(result.instant(), instant -> new LinkedHashMap<>());
+    stats.put(new FileGroupId(stat.partitionPath(), stat.fileId()), stat);
+    if (stats.size() == result.planSize()) {
+      commit(result.instant(), new ArrayList<>(stats.values()));
+    }
+  }
+
+  private void commit(String instant, List<CompactionWriteStat> stats) {
+    timeline.completeCompaction(instant, stats, schemaJson);
+    results.remove(instant);
+    long millis = (System.nanoTime() - firstResultNanos.remove(instant)) / 1_000_000;
+    lastSnapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
+    metrics.committed(millis);
+    LOG.info(
+        "Committed compaction {}: {} base file(s), {} record(s), {} bytes, {} log file(s) compacted",
+        instant,
+        stats.size(),
+        stats.stream().mapToLong(CompactionWriteStat::numWrites).sum(),
+        stats.stream().mapToLong(CompactionWriteStat::sizeBytes).sum(),
+        stats.stream().mapToLong(CompactionWriteStat::logFiles).sum());
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (fs != null) {
+        fs.close();
+      }
+    } finally {
+      super.close();
+    }
+  }
+}

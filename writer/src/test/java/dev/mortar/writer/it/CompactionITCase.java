@@ -1,0 +1,200 @@
+package dev.mortar.writer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.testing.Seeds;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Jobs that compact in the job, every 2 delta commits, judged by Hudi's reader: after the job no
+ * compaction is pending, the table reads exactly the latest row per key, every file group's latest
+ * slice has few logs, and every base file belongs to a completed compaction. Then Hudi's own Java
+ * client compacts and cleans the table Mortar compacted, and a second Mortar job compacts on top of
+ * the base files Hudi wrote; the read stays exact throughout.
+ */
+class CompactionITCase {
+  private static final Logger LOG = LoggerFactory.getLogger(CompactionITCase.class);
+
+  /** Logs a latest slice may hold when plans come every 2 delta commits and may be skipped. */
+  private static final int MAX_LOGS_PER_SLICE = 12;
+
+  @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
+
+  @TempDir Path dir;
+
+  static Stream<Arguments> jobs() {
+    return Stream.of(
+        Arguments.of("datastream", true, true, LogBlockFormat.AVRO),
+        Arguments.of("sql", false, false, LogBlockFormat.PARQUET));
+  }
+
+  @ParameterizedTest(name = "{0} partitioned={1} ordering={2} {3}")
+  @MethodSource("jobs")
+  void compactsInTheJobAndHudiAcceptsTheResult(
+      String api, boolean partitioned, boolean ordering, LogBlockFormat format) throws Exception {
+    long seed = Seeds.seed("CompactionITCase");
+    LOG.info(
+        "seed {} for {} partitioned={} ordering={} {}", seed, api, partitioned, ordering, format);
+    SinkJob job =
+        SinkJob.at(dir.resolve("t").toUri().toString())
+            .parallelism(2)
+            .partitioned(partitioned)
+            .ordering(ordering)
+            .format(format)
+            .buckets(2)
+            .perCheckpoint(60)
+            .compactEvery(2)
+            .build();
+    Changelog first = Changelog.random(seed, 1200, 200, 100, 30).withoutStaleChangesAfterDeletes();
+    Changelog second =
+        Changelog.random(seed + 1, 600, 200, 100, 30).withoutStaleChangesAfterDeletes();
+    Changelog both = first.followedBy(second).withoutStaleChangesAfterDeletes();
+
+    run(job, api, first);
+    TableLayout afterFirst = TableLayout.read(job.path());
+    LOG.info("after the first job: {}", afterFirst);
+    assertThat(afterFirst.completedCompactions).as("seed %s", seed).isGreaterThanOrEqualTo(3);
+    afterFirst.check(seed);
+    job.verify(first);
+    job.verifyNothingUncommittedLeft();
+
+    assertThat(HudiClient.scheduleAndCompact(job.path()).isPresent())
+        .as("Hudi schedules a compaction of the logs after Mortar's last, seed %s", seed)
+        .isTrue();
+    assertThat(HudiClient.cleanToLatestVersion(job.path()))
+        .as("files Hudi's clean deletes, seed %s", seed)
+        .isPositive();
+    job.verify(first);
+
+    run(job, api, second);
+    TableLayout afterSecond = TableLayout.read(job.path());
+    LOG.info("after the second job: {}", afterSecond);
+    afterSecond.check(seed);
+    assertThat(afterSecond.completedCompactions).isGreaterThan(afterFirst.completedCompactions + 1);
+    job.verify(both);
+    job.verifyNothingUncommittedLeft();
+  }
+
+  private static void run(SinkJob job, String api, Changelog changelog) throws Exception {
+    if (api.equals("sql")) {
+      job.runSql(changelog);
+    } else {
+      job.runDataStream(changelog);
+    }
+  }
+
+  /**
+   * The table's timeline and files: compactions requested and completed, and per file group its
+   * base files by instant and its logs by delta commit.
+   */
+  private record TableLayout(
+      int requestedCompactions,
+      int completedCompactions,
+      Map<String, String> commitCompletions,
+      Map<String, String> deltaCommitCompletions,
+      Map<String, List<String>> baseInstantsByGroup,
+      Map<String, List<String>> logCommitsByGroup) {
+
+    static TableLayout read(String path) throws IOException {
+      Path base = Path.of(URI.create(path));
+      int requested = 0;
+      Map<String, String> commits = new TreeMap<>();
+      Map<String, String> deltaCommits = new HashMap<>();
+      try (Stream<Path> files = Files.list(base.resolve(".hoodie/timeline"))) {
+        for (Path file : files.toList()) {
+          String name = file.getFileName().toString();
+          String times = name.substring(0, name.indexOf('.'));
+          if (name.endsWith(".compaction.requested")) {
+            requested++;
+          } else if (name.endsWith(".commit")) {
+            commits.put(times.substring(0, 17), times.substring(18));
+          } else if (name.endsWith(".deltacommit") && times.contains("_")) {
+            deltaCommits.put(times.substring(0, 17), times.substring(18));
+          }
+        }
+      }
+      Map<String, List<String>> bases = new TreeMap<>();
+      Map<String, List<String>> logs = new TreeMap<>();
+      try (Stream<Path> files = Files.walk(base)) {
+        for (Path file : files.filter(Files::isRegularFile).toList()) {
+          String partition = base.relativize(file.getParent()).toString();
+          String name = file.getFileName().toString();
+          if (partition.startsWith(".hoodie") || name.endsWith(".crc")) {
+            continue;
+          }
+          if (name.contains(".log.")) {
+            String fileId = name.substring(1, name.indexOf('_'));
+            String commit = name.substring(name.indexOf('_') + 1, name.indexOf(".log."));
+            logs.computeIfAbsent(partition + "/" + fileId, g -> new ArrayList<>()).add(commit);
+          } else if (name.endsWith(".parquet")) {
+            String fileId = name.substring(0, name.indexOf('_'));
+            String instant = name.substring(name.lastIndexOf('_') + 1, name.length() - 8);
+            bases.computeIfAbsent(partition + "/" + fileId, g -> new ArrayList<>()).add(instant);
+          }
+        }
+      }
+      return new TableLayout(requested, commits.size(), commits, deltaCommits, bases, logs);
+    }
+
+    /**
+     * No compaction pending, every base file of a completed compaction and one per instant, and
+     * every latest slice with at most {@link #MAX_LOGS_PER_SLICE} logs.
+     */
+    void check(long seed) {
+      assertThat(requestedCompactions)
+          .as("pending compactions, seed %s", seed)
+          .isEqualTo(completedCompactions);
+      baseInstantsByGroup.forEach(
+          (group, instants) -> {
+            assertThat(commitCompletions.keySet())
+                .as("base files of %s belong to completed compactions, seed %s", group, seed)
+                .containsAll(instants);
+            assertThat(instants)
+                .as("one base file per compaction of %s", group)
+                .doesNotHaveDuplicates();
+          });
+      logCommitsByGroup.forEach(
+          (group, commits) -> {
+            String latestBase =
+                baseInstantsByGroup.getOrDefault(group, List.of()).stream()
+                    .max(String::compareTo)
+                    .orElse("0");
+            long inLatestSlice =
+                commits.stream()
+                    .filter(
+                        c -> deltaCommitCompletions.getOrDefault(c, "0").compareTo(latestBase) >= 0)
+                    .count();
+            assertThat(inLatestSlice)
+                .as("logs in the latest slice of %s, seed %s", group, seed)
+                .isLessThanOrEqualTo(MAX_LOGS_PER_SLICE);
+          });
+    }
+
+    @Override
+    public String toString() {
+      return completedCompactions
+          + " compaction(s), base files per group "
+          + baseInstantsByGroup.values().stream().mapToInt(List::size).summaryStatistics()
+          + ", logs per group "
+          + logCommitsByGroup.values().stream().mapToInt(List::size).summaryStatistics();
+    }
+  }
+}

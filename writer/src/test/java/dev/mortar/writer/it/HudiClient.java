@@ -1,0 +1,119 @@
+package dev.mortar.writer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.client.common.HoodieJavaEngineContext;
+import org.apache.hudi.common.config.HoodieMetadataConfig;
+import org.apache.hudi.common.model.HoodieCleaningPolicy;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.TableSchemaResolver;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.config.HoodieArchivalConfig;
+import org.apache.hudi.config.HoodieCleanConfig;
+import org.apache.hudi.config.HoodieCompactionConfig;
+import org.apache.hudi.config.HoodieIndexConfig;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.hadoop.fs.HadoopFSUtils;
+import org.apache.hudi.index.HoodieIndex;
+import org.apache.hudi.storage.StorageConfiguration;
+
+/**
+ * Hudi's own Java client (hudi-java-client 1.1.1) on a table of the test {@link Changelog} (key
+ * {@code id}, partition {@code dt}): in-memory index, no metadata table, no timeline server, no
+ * automatic clean or archival, and the Parquet setting Hudi's Java engine needs for arrays with
+ * null elements (shared/spec/hudi-table-services.md §6).
+ */
+final class HudiClient {
+  private HudiClient() {}
+
+  /** Runs every pending compaction; afterwards none is pending. */
+  static void compactPending(String path) throws Exception {
+    List<String> pending = pendingCompactions(path);
+    try (HoodieJavaWriteClient<?> client = client(path, 1)) {
+      for (String instant : pending) {
+        client.compact(instant, true);
+      }
+    }
+    assertThat(pendingCompactions(path))
+        .as("pending compactions after Hudi ran %s", pending)
+        .isEmpty();
+  }
+
+  /** Schedules a compaction of every slice with logs and runs it; returns its instant, if any. */
+  static Option<String> scheduleAndCompact(String path) throws Exception {
+    try (HoodieJavaWriteClient<?> client = client(path, 1)) {
+      Option<String> instant = client.scheduleCompaction(Option.empty());
+      if (instant.isPresent()) {
+        client.compact(instant.get(), true);
+      }
+      return instant;
+    }
+  }
+
+  /** Cleans, keeping the latest file version of each file group; returns the files deleted. */
+  static int cleanToLatestVersion(String path) throws Exception {
+    try (HoodieJavaWriteClient<?> client = client(path, 1)) {
+      var metadata = client.clean();
+      return metadata == null ? 0 : metadata.getTotalFilesDeleted();
+    }
+  }
+
+  static List<String> pendingCompactions(String path) {
+    List<String> pending = new ArrayList<>();
+    metaClient(path)
+        .getActiveTimeline()
+        .filterPendingCompactionTimeline()
+        .getInstants()
+        .forEach(i -> pending.add(i.requestedTime()));
+    return pending;
+  }
+
+  static HoodieTableMetaClient metaClient(String path) {
+    return HoodieTableMetaClient.builder().setConf(storageConf()).setBasePath(path).build();
+  }
+
+  private static HoodieJavaWriteClient<?> client(String path, int deltaCommitsPerCompaction)
+      throws Exception {
+    HoodieTableMetaClient metaClient = metaClient(path);
+    String schema = new TableSchemaResolver(metaClient).getTableAvroSchema(false).toString();
+    Properties props = new Properties();
+    props.setProperty("hoodie.datasource.write.recordkey.field", "id");
+    props.setProperty("hoodie.datasource.write.partitionpath.field", "dt");
+    HoodieWriteConfig config =
+        HoodieWriteConfig.newBuilder()
+            .withPath(path)
+            .forTable(metaClient.getTableConfig().getTableName())
+            .withSchema(schema)
+            .withProps(props)
+            .withIndexConfig(
+                HoodieIndexConfig.newBuilder()
+                    .withIndexType(HoodieIndex.IndexType.INMEMORY)
+                    .build())
+            .withMetadataConfig(HoodieMetadataConfig.newBuilder().enable(false).build())
+            .withEmbeddedTimelineServerEnabled(false)
+            .withCompactionConfig(
+                HoodieCompactionConfig.newBuilder()
+                    .withMaxNumDeltaCommitsBeforeCompaction(deltaCommitsPerCompaction)
+                    .build())
+            .withCleanConfig(
+                HoodieCleanConfig.newBuilder()
+                    .withAutoClean(false)
+                    .withCleanerPolicy(HoodieCleaningPolicy.KEEP_LATEST_FILE_VERSIONS)
+                    .retainFileVersions(1)
+                    .build())
+            .withArchivalConfig(HoodieArchivalConfig.newBuilder().withAutoArchive(false).build())
+            .build();
+    return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConf()), config);
+  }
+
+  private static StorageConfiguration<Configuration> storageConf() {
+    Configuration conf = new Configuration();
+    conf.set("parquet.avro.write-old-list-structure", "false");
+    return HadoopFSUtils.getStorageConf(conf);
+  }
+}
