@@ -25,7 +25,7 @@ import org.apache.flink.table.types.logical.RowType;
  * The reference encoding: a {@link GenericRecord} built from the row, written with Avro's own
  * {@link GenericDatumWriter}. Uses {@link NormalForm#expected} for the value mapping.
  */
-final class AvroReference {
+public final class AvroReference {
   private AvroReference() {}
 
   static byte[] encode(Schema schema, RowType rowType, RowData row) throws IOException {
@@ -36,7 +36,8 @@ final class AvroReference {
     return bytes.toByteArray();
   }
 
-  private static GenericRecord record(Schema schema, RowType rowType, RowData row) {
+  /** {@code row} as a record of {@code schema}, whose fields are those of {@code rowType}. */
+  public static GenericRecord record(Schema schema, RowType rowType, RowData row) {
     GenericRecord record = new GenericData.Record(schema);
     for (int i = 0; i < rowType.getFieldCount(); i++) {
       LogicalType type = rowType.getTypeAt(i);

@@ -36,11 +36,11 @@ import org.apache.flink.table.types.logical.TimestampType;
  * timestamps epoch milliseconds or microseconds as their precision says, arrays lists, maps
  * string-keyed maps, rows lists of fields.
  */
-final class NormalForm {
+public final class NormalForm {
   private NormalForm() {}
 
   /** The normal form of a Flink internal value of {@code type}. */
-  static Object expected(LogicalType type, Object value) {
+  public static Object expected(LogicalType type, Object value) {
     if (value == null) {
       return null;
     }
@@ -87,7 +87,7 @@ final class NormalForm {
     }
   }
 
-  static List<Object> expectedFields(RowType rowType, RowData row) {
+  public static List<Object> expectedFields(RowType rowType, RowData row) {
     List<Object> fields = new ArrayList<>();
     for (int i = 0; i < rowType.getFieldCount(); i++) {
       LogicalType fieldType = rowType.getTypeAt(i);

@@ -34,7 +34,8 @@ import org.apache.parquet.schema.Type;
  *   <tr><td>CHAR, VARCHAR, BINARY, VARBINARY</td><td>BINARY, FIXED_LEN_BYTE_ARRAY</td></tr>
  *   <tr><td>DECIMAL(p, s)</td><td>INT32, INT64, BINARY, FIXED_LEN_BYTE_ARRAY annotated
  *       DECIMAL(_, s) (bytes are big-endian two's complement)</td></tr>
- *   <tr><td>TIMESTAMP, TIMESTAMP_LTZ</td><td>INT64 annotated TIMESTAMP(MILLIS|MICROS|NANOS)</td></tr>
+ *   <tr><td>TIMESTAMP, TIMESTAMP_LTZ</td><td>INT64 annotated TIMESTAMP(MILLIS|MICROS|NANOS), or
+ *       bare INT64 in the unit of the Avro mapping (millis up to precision 3, micros above)</td></tr>
  * </table>
  *
  * Byte values use the column's dictionary when it has one: each entry is copied once per row group
@@ -177,21 +178,10 @@ final class Converters {
 
   private static PrimitiveConverter timestamp(
       PrimitiveType type, LogicalType flinkType, String path, Slot slot) {
-    LogicalTypeAnnotation annotation = type.getLogicalTypeAnnotation();
-    expect(
-        type.getPrimitiveTypeName() == PrimitiveTypeName.INT64
-            && annotation instanceof TimestampLogicalTypeAnnotation,
-        type,
-        flinkType,
-        path);
-    long unitsPerMilli =
-        switch (((TimestampLogicalTypeAnnotation) annotation).getUnit()) {
-          case MILLIS -> 1;
-          case MICROS -> 1_000;
-          case NANOS -> 1_000_000;
-        };
-    long nanosPerUnit = 1_000_000 / unitsPerMilli;
+    expect(type.getPrimitiveTypeName() == PrimitiveTypeName.INT64, type, flinkType, path);
     int precision = LogicalTypeChecks.getPrecision(flinkType);
+    long unitsPerMilli = unitsPerMilli(type.getLogicalTypeAnnotation(), precision);
+    long nanosPerUnit = 1_000_000 / unitsPerMilli;
     if (TimestampData.isCompact(precision)) {
       return new LongConverter(
           slot, (writer, pos, value) -> writer.writeLong(pos, Math.floorDiv(value, unitsPerMilli)));
@@ -205,6 +195,22 @@ final class Converters {
                     Math.floorDiv(value, unitsPerMilli),
                     (int) (Math.floorMod(value, unitsPerMilli) * nanosPerUnit)),
                 precision));
+  }
+
+  /**
+   * The unit of a timestamp column: its annotation's, or for a bare INT64 (parquet-avro 1.13 does
+   * not annotate Avro's local-timestamp types) the unit {@link dev.mortar.logformat.AvroSchemas}
+   * gives the precision: milliseconds up to 3, microseconds above.
+   */
+  private static long unitsPerMilli(LogicalTypeAnnotation annotation, int precision) {
+    if (!(annotation instanceof TimestampLogicalTypeAnnotation)) {
+      return precision <= 3 ? 1 : 1_000;
+    }
+    return switch (((TimestampLogicalTypeAnnotation) annotation).getUnit()) {
+      case MILLIS -> 1;
+      case MICROS -> 1_000;
+      case NANOS -> 1_000_000;
+    };
   }
 
   private static boolean isBytes(PrimitiveTypeName physical) {
