@@ -76,10 +76,11 @@ final class FileGroupCompactor implements AutoCloseable {
         group.partitionPath().isEmpty() ? basePath : new Path(basePath, group.partitionPath());
     deleteEarlierAttempts(partitionDir, group.fileId(), task.instant());
     String name = group.fileId() + "_" + writeToken + "_" + task.instant() + ".parquet";
-    Path marker =
-        new Path(
-            new Path(new Path(tempDir, task.instant()), group.partitionPath()),
-            name + MARKER_SUFFIX);
+    Path markerDir = new Path(tempDir, task.instant());
+    if (!group.partitionPath().isEmpty()) {
+      markerDir = new Path(markerDir, group.partitionPath());
+    }
+    Path marker = new Path(markerDir, name + MARKER_SUFFIX);
     fs.create(marker, true).close();
     Path file = new Path(partitionDir, name);
     SliceMerger.Counts counts;

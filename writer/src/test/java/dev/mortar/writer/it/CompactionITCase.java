@@ -121,6 +121,9 @@ class CompactionITCase {
       try (Stream<Path> files = Files.list(base.resolve(".hoodie/timeline"))) {
         for (Path file : files.toList()) {
           String name = file.getFileName().toString();
+          if (!Character.isDigit(name.charAt(0))) {
+            continue;
+          }
           String times = name.substring(0, name.indexOf('.'));
           if (name.endsWith(".compaction.requested")) {
             requested++;
