@@ -196,7 +196,8 @@ final class AvroInput {
   }
 
   void skipString() throws IOException {
-    position += readLength();
+    int length = readLength(); // before position is read: readLength moves it
+    position += length;
   }
 
   private long readLittleEndian(int width) throws IOException {
