@@ -29,7 +29,9 @@ public enum SystemUnderTest {
   BLACKHOLE(null),
   MORTAR_AVRO("'log.block.format' = 'avro'"),
   MORTAR_PARQUET("'log.block.format' = 'parquet'"),
-  MORTAR_AVRO_NO_META("'log.block.format' = 'avro', 'hoodie.populate.meta.fields' = 'false'"),
+  MORTAR_AVRO_NO_META(
+      "'log.block.format' = 'avro', 'hoodie.populate.meta.fields' = 'false',"
+          + " 'compaction.schedule.enabled' = 'false'"),
   MORTAR_AVRO_OFF_HEAP("'log.block.format' = 'avro', 'buffer.off-heap' = 'true'"),
   PAIMON(null);
 

@@ -84,13 +84,12 @@ public final class WriterOptions {
   public static final ConfigOption<Boolean> COMPACTION_SCHEDULE_ENABLED =
       ConfigOptions.key("compaction.schedule.enabled")
           .booleanType()
-          .defaultValue(false)
+          .defaultValue(true)
           .withDescription(
               "Let the committer schedule compactions: every 'compaction.delta-commits' delta"
                   + " commits it writes a compaction plan (C.compaction.requested) for the file"
-                  + " slices with log files. The sink does not execute plans yet: turn this on only"
-                  + " when Hudi's compactor runs them (a file group stays in its pending plan until"
-                  + " then, and readers that ignore pending compactions miss its newer logs).");
+                  + " slices with log files, which the job executes ('compaction.async.enabled')"
+                  + " or the offline compactor does. Needs 'hoodie.populate.meta.fields'.");
 
   public static final ConfigOption<Integer> COMPACTION_DELTA_COMMITS =
       ConfigOptions.key("compaction.delta-commits")

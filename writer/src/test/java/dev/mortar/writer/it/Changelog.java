@@ -97,6 +97,11 @@ public final class Changelog implements Serializable {
     return new Changelog(adjusted);
   }
 
+  /** The changes from {@code from} (inclusive) to {@code to} (exclusive). */
+  public Changelog slice(int from, int to) {
+    return new Changelog(new ArrayList<>(ops.subList(from, to)));
+  }
+
   /**
    * This changelog's changes, then {@code next}'s: what two jobs writing one after the other do.
    */

@@ -63,10 +63,10 @@ class CompactionITCase {
             .perCheckpoint(60)
             .compactEvery(2)
             .build();
-    Changelog first = Changelog.random(seed, 1200, 200, 100, 30).withoutStaleChangesAfterDeletes();
-    Changelog second =
-        Changelog.random(seed + 1, 600, 200, 100, 30).withoutStaleChangesAfterDeletes();
-    Changelog both = first.followedBy(second).withoutStaleChangesAfterDeletes();
+    Changelog all = Changelog.random(seed, 1800, 200, 100, 30).withoutStaleChangesAfterDeletes();
+    Changelog first = all.slice(0, 1000);
+    Changelog uncompacted = all.slice(1000, 1200);
+    Changelog second = all.slice(1200, 1800);
 
     run(job, api, first);
     TableLayout afterFirst = TableLayout.read(job.path());
@@ -76,20 +76,21 @@ class CompactionITCase {
     job.verify(first);
     job.verifyNothingUncommittedLeft();
 
+    run(job.toBuilder().compactEvery(0).build(), api, uncompacted);
     assertThat(HudiClient.scheduleAndCompact(job.path()).isPresent())
-        .as("Hudi schedules a compaction of the logs after Mortar's last, seed %s", seed)
+        .as("Hudi schedules a compaction of the logs a job without compaction left, seed %s", seed)
         .isTrue();
     assertThat(HudiClient.cleanToLatestVersion(job.path()))
         .as("files Hudi's clean deletes, seed %s", seed)
         .isPositive();
-    job.verify(first);
+    job.verify(first.followedBy(uncompacted));
 
     run(job, api, second);
     TableLayout afterSecond = TableLayout.read(job.path());
     LOG.info("after the second job: {}", afterSecond);
     afterSecond.check(seed);
     assertThat(afterSecond.completedCompactions).isGreaterThan(afterFirst.completedCompactions + 1);
-    job.verify(both);
+    job.verify(all);
     job.verifyNothingUncommittedLeft();
   }
 

@@ -251,10 +251,9 @@ record SinkJob(
     if (partitioned) {
       sink.partitionFields("dt");
     }
+    sink.compactionScheduling(compactionDeltaCommits > 0);
     if (compactionDeltaCommits > 0) {
-      sink.compactionScheduling(true)
-          .compactionDeltaCommits(compactionDeltaCommits)
-          .compactionInJob(compactionInJob);
+      sink.compactionDeltaCommits(compactionDeltaCommits).compactionInJob(compactionInJob);
     }
     if (smallBuffers) {
       sink.pageSize(MemorySize.parse("4kb"))
@@ -317,7 +316,9 @@ record SinkJob(
     if (!metaFields) {
       with.append(", 'hoodie.populate.meta.fields' = 'false'");
     }
-    if (compactionDeltaCommits > 0) {
+    if (compactionDeltaCommits == 0) {
+      with.append(", 'compaction.schedule.enabled' = 'false'");
+    } else {
       with.append(", 'compaction.schedule.enabled' = 'true', 'compaction.delta-commits' = '")
           .append(compactionDeltaCommits)
           .append("', 'compaction.async.enabled' = '")

@@ -69,6 +69,21 @@ class SinkSettingsTest {
             "option 'path' (the table base path) is required"),
         guard("0 buckets", b -> b.buckets(0), "option 'buckets' must be > 0, got 0"),
         guard(
+            "compaction tasks 0",
+            b -> b.compactionTasks(0),
+            "option 'compaction.tasks' must be > 0, got 0"),
+        guard(
+            "compaction memory of 2 pages",
+            b -> b.compactionMemory(MemorySize.parse("128 kb")),
+            "option 'compaction.memory' (131072 bytes) must hold at least 3 pages of"
+                + " 'buffer.page-size'"),
+        guard(
+            "compaction without meta fields",
+            b -> b.populateMetaFields(false),
+            "option 'compaction.schedule.enabled' needs 'hoodie.populate.meta.fields' = true:"
+                + " compaction takes each record's key from its meta fields; turn compaction off"
+                + " or the meta fields on"),
+        guard(
             "parallelism 0", b -> b.parallelism(0), "option 'sink.parallelism' must be > 0, got 0"),
         guard(
             "batch size 0 b",
