@@ -131,26 +131,6 @@ public final class SinkSettings implements Serializable {
               + "' must be > 0, got "
               + compactionTasks);
     }
-    long compactionPages = compactionMemoryBytes / options.get(BufferOptions.PAGE_SIZE).getBytes();
-    if (compactionScheduling && compactionExecution && compactionPages < 3) {
-      throw new IllegalArgumentException(
-          "option '"
-              + WriterOptions.COMPACTION_MEMORY.key()
-              + "' ("
-              + compactionMemoryBytes
-              + " bytes) must hold at least 3 pages of '"
-              + BufferOptions.PAGE_SIZE.key()
-              + "'");
-    }
-    if (compactionScheduling && !populateMetaFields) {
-      throw new IllegalArgumentException(
-          "option '"
-              + WriterOptions.COMPACTION_SCHEDULE_ENABLED.key()
-              + "' needs '"
-              + WriterOptions.POPULATE_META_FIELDS.key()
-              + "' = true: compaction takes each record's key from its meta fields; turn"
-              + " compaction off or the meta fields on");
-    }
     newPagePool().close();
     long pageSize = options.get(BufferOptions.PAGE_SIZE).getBytes();
     if (bufferBytes() < 3L * pageSize) {
@@ -186,6 +166,26 @@ public final class SinkSettings implements Serializable {
     KeyFields.check(rowType, partitionFields, "partition");
     tableSettings().avroSchema();
     logWriterOptions();
+    long compactionPages = compactionMemoryBytes / options.get(BufferOptions.PAGE_SIZE).getBytes();
+    if (compactionScheduling && compactionExecution && compactionPages < 3) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.COMPACTION_MEMORY.key()
+              + "' ("
+              + compactionMemoryBytes
+              + " bytes) must hold at least 3 pages of '"
+              + BufferOptions.PAGE_SIZE.key()
+              + "'");
+    }
+    if (compactionScheduling && !populateMetaFields) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.COMPACTION_SCHEDULE_ENABLED.key()
+              + "' needs '"
+              + WriterOptions.POPULATE_META_FIELDS.key()
+              + "' = true: compaction takes each record's key from its meta fields; turn"
+              + " compaction off or the meta fields on");
+    }
   }
 
   public String basePath() {
