@@ -1,0 +1,252 @@
+package dev.mortar.writer.compaction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.buffer.PagePool;
+import dev.mortar.logformat.AvroSchemas;
+import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.logformat.LogFileStat;
+import dev.mortar.logformat.LogFileWriter;
+import dev.mortar.logformat.LogWriterOptions;
+import dev.mortar.logformat.OrderingValue;
+import dev.mortar.logformat.ParquetCodec;
+import dev.mortar.logformat.read.FileSystemInputFile;
+import dev.mortar.logformat.read.ParquetRowReader;
+import dev.mortar.logformat.read.StoredRowType;
+import dev.mortar.testing.Seeds;
+import dev.mortar.writer.table.CompactionWriteStat;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Compacts random file slices (log files of upserts and deletes with random ordering values, and a
+ * base file from an earlier compaction) and compares the new base file, read back, with a model:
+ * per key the largest ordering value wins, the later record on equal values, and a key whose winner
+ * is a delete is gone. A pool of a few pages forces the merge into many key shares; the result must
+ * not depend on that.
+ */
+class FileGroupCompactorTest {
+  private static final Logger LOG = LoggerFactory.getLogger(FileGroupCompactorTest.class);
+  private static final RowType DATA =
+      RowType.of(
+          new org.apache.flink.table.types.logical.LogicalType[] {
+            new BigIntType(false), new VarCharType(true, VarCharType.MAX_LENGTH), new BigIntType()
+          },
+          new String[] {"id", "name", "ts"});
+  private static final String FILE_ID = "00000000-aaaa-3bbb-8ccc-000000000000";
+  private static final String PARTITION = "dt=1";
+
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "{0} blocks, pool of {1} pages")
+  @CsvSource({"AVRO, 4", "AVRO, 4096", "PARQUET, 6", "PARQUET, 4096"})
+  void theBaseFileHoldsTheLatestLiveRecordPerKey(LogBlockFormat format, int poolPages)
+      throws Exception {
+    long seed = Seeds.seed("FileGroupCompactorTest");
+    LOG.info("seed {} for {} blocks, {} pages", seed, format, poolPages);
+    SplittableRandom random = new SplittableRandom(seed);
+    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
+    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
+    Map<Long, Model> model = new HashMap<>();
+
+    CompactionTask first = writeSlice(fs, base, format, random, model, 1, 4, null);
+    CompactionWriteStat firstStat = compact(fs, base, first, poolPages, "0-1-0");
+    assertThat(readBaseFile(fs, base, firstStat.baseFileName()))
+        .as("seed %s", seed)
+        .isEqualTo(expected(model));
+
+    model.values().removeIf(change -> change.name == null); // a compacted delete leaves nothing
+    CompactionTask second =
+        writeSlice(fs, base, format, random, model, 5, 3, firstStat.baseFileName());
+    CompactionWriteStat secondStat = compact(fs, base, second, poolPages, "0-1-0");
+    assertThat(readBaseFile(fs, base, secondStat.baseFileName()))
+        .as("seed %s", seed)
+        .isEqualTo(expected(model));
+    assertThat(secondStat.previousBase().fileName()).isEqualTo(firstStat.baseFileName());
+    assertThat(secondStat.logFiles()).isEqualTo(3);
+  }
+
+  @Test
+  void runningATaskAgainReplacesWhatAnEarlierAttemptWrote() throws Exception {
+    long seed = Seeds.seed("FileGroupCompactorTest");
+    SplittableRandom random = new SplittableRandom(seed);
+    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
+    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
+    Map<Long, Model> model = new HashMap<>();
+    CompactionTask task = writeSlice(fs, base, LogBlockFormat.AVRO, random, model, 1, 3, null);
+
+    CompactionWriteStat earlier = compact(fs, base, task, 4096, "0-1-0");
+    CompactionWriteStat again = compact(fs, base, task, 4096, "1-1-1");
+
+    org.apache.hadoop.fs.Path partition = new org.apache.hadoop.fs.Path(base, PARTITION);
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path(partition, earlier.baseFileName())))
+        .as("the earlier attempt's base file")
+        .isFalse();
+    assertThat(readBaseFile(fs, base, again.baseFileName())).isEqualTo(expected(model));
+    assertThat(
+            fs.exists(
+                new org.apache.hadoop.fs.Path(
+                    base,
+                    ".hoodie/.temp/"
+                        + task.instant()
+                        + "/"
+                        + PARTITION
+                        + "/"
+                        + again.baseFileName()
+                        + ".marker.MERGE")))
+        .as("marker of the base file")
+        .isTrue();
+  }
+
+  /**
+   * Writes {@code logs} log files of random changes to keys [0, 60) and records them in the model.
+   */
+  private static CompactionTask writeSlice(
+      FileSystem fs,
+      org.apache.hadoop.fs.Path base,
+      LogBlockFormat format,
+      SplittableRandom random,
+      Map<Long, Model> model,
+      int firstCommit,
+      int logs,
+      String baseFile)
+      throws Exception {
+    LogWriterOptions options =
+        LogWriterOptions.builder()
+            .blockFormat(format)
+            .maxBlockSizeBytes(2 << 10)
+            .avroRecordName("hoodie.t.t_record")
+            .build();
+    RowDataSerializer serializer = new RowDataSerializer(DATA);
+    List<String> names = new ArrayList<>();
+    for (int commit = firstCommit; commit < firstCommit + logs; commit++) {
+      String instant = instant(commit);
+      try (LogFileWriter writer =
+          new LogFileWriter(fs, base, PARTITION, FILE_ID, instant, "0-1-0", DATA, options)) {
+        Map<Long, Boolean> written = new HashMap<>();
+        for (int i = 0; i < 80; i++) {
+          long id = random.nextInt(60);
+          if (written.put(id, true) != null) {
+            continue; // one record per key and flush, as a write task's de-duplicated buffer
+          }
+          long ts = random.nextInt(20);
+          BinaryStringData key = BinaryStringData.fromString(Long.toString(id));
+          if (random.nextInt(5) == 0) {
+            writer.delete(key, OrderingValue.ofLong(ts));
+            update(model, id, new Model(ts, null));
+          } else {
+            String name = "n" + commit + "-" + i + "-" + "x".repeat(random.nextInt(300));
+            BinaryRowData row =
+                serializer
+                    .toBinaryRow(GenericRowData.of(id, StringData.fromString(name), ts))
+                    .copy();
+            writer.write(key, row);
+            update(model, id, new Model(ts, name));
+          }
+        }
+        for (LogFileStat stat : writer.finish()) {
+          names.add(stat.fileName());
+        }
+      }
+    }
+    return new CompactionTask(
+        instant(firstCommit + logs),
+        1,
+        new FileGroupId(PARTITION, FILE_ID),
+        baseFile == null ? instant(firstCommit) : instant(firstCommit - 1),
+        baseFile,
+        names);
+  }
+
+  private static String instant(int commit) {
+    return String.format("2026112600000%04d", commit);
+  }
+
+  private static void update(Map<Long, Model> model, long id, Model change) {
+    Model current = model.get(id);
+    if (current == null || change.ts >= current.ts) {
+      model.put(id, change);
+    }
+  }
+
+  private static CompactionWriteStat compact(
+      FileSystem fs,
+      org.apache.hadoop.fs.Path base,
+      CompactionTask task,
+      int poolPages,
+      String token)
+      throws Exception {
+    int pageSize = 4096;
+    try (PagePool pool = PagePool.strictOnHeap(pageSize, (long) poolPages * pageSize);
+        FileGroupCompactor compactor =
+            new FileGroupCompactor(
+                fs,
+                base,
+                new org.apache.hadoop.fs.Path(base, ".hoodie/.temp"),
+                DATA,
+                AvroSchemas.of(DATA, "hoodie.t.t_record", true),
+                "ts",
+                ParquetCodec.SNAPPY,
+                1 << 20,
+                token,
+                pool)) {
+      return compactor.compact(task);
+    }
+  }
+
+  private static Map<String, String> readBaseFile(
+      FileSystem fs, org.apache.hadoop.fs.Path base, String name) throws Exception {
+    Map<String, String> rows = new HashMap<>();
+    new ParquetRowReader(StoredRowType.of(DATA))
+        .read(
+            new FileSystemInputFile(
+                fs,
+                new org.apache.hadoop.fs.Path(
+                    new org.apache.hadoop.fs.Path(base, PARTITION), name)),
+            row -> {
+              int at = StoredRowType.META_FIELD_COUNT;
+              assertThat(row.getString(StoredRowType.FILE_NAME).toString()).isEqualTo(name);
+              assertThat(row.getString(StoredRowType.RECORD_KEY).toString())
+                  .isEqualTo(Long.toString(row.getLong(at)));
+              String previous =
+                  rows.put(
+                      Long.toString(row.getLong(at)),
+                      row.getLong(at + 2) + "/" + row.getString(at + 1));
+              assertThat(previous).as("one row per key").isNull();
+            });
+    return rows;
+  }
+
+  private static Map<String, String> expected(Map<Long, Model> model) {
+    Map<String, String> rows = new HashMap<>();
+    model.forEach(
+        (id, change) -> {
+          if (change.name != null) {
+            rows.put(Long.toString(id), change.ts + "/" + change.name);
+          }
+        });
+    return rows;
+  }
+
+  private record Model(long ts, String name) {}
+}
