@@ -2,15 +2,21 @@ package dev.mortar.writer.table;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Properties;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaParseException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Checks, when the job is built, that a table already at the path matches the sink's settings, so a
- * wrong key or partition field fails before the job runs. A missing table is created later, by the
- * running job, not at build time.
+ * A table already at a path: {@link #validate} checks, when the job is built, that it matches the
+ * sink's settings, so a wrong key or partition field fails before the job runs (a missing table is
+ * created later, by the running job); {@link #read} derives the settings from the table itself, for
+ * a job that only maintains it.
  */
 public final class ExistingTable {
+  private static final String CREATE_SCHEMA = "hoodie.table.create.schema";
+
   private ExistingTable() {}
 
   /** Fails naming each difference if a table at {@code basePath} has other settings or buckets. */
@@ -24,5 +30,87 @@ public final class ExistingTable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot check the table at " + base, e);
     }
+  }
+
+  /**
+   * The settings of the table at {@code basePath}: name, record key, partition and ordering fields
+   * and meta fields from {@code hoodie.properties}; the row type from the table schema, the one in
+   * the newest completed commit's metadata or else {@code hoodie.table.create.schema}.
+   *
+   * @throws IllegalArgumentException naming the path and what is missing or not supported
+   */
+  public static TableSettings read(String basePath) {
+    Path base = TableFileSystems.path(basePath);
+    Path propertiesFile = HudiTable.propertiesFile(base);
+    try (FileSystem fs = TableFileSystems.open(basePath)) {
+      if (!fs.exists(propertiesFile)) {
+        throw new IllegalArgumentException(
+            "no Hudi table at " + base + ": " + propertiesFile + " does not exist");
+      }
+      Properties properties = PropertiesFile.read(fs, propertiesFile);
+      Schema schema = schema(fs, base, properties, propertiesFile);
+      TableSettings settings =
+          new TableSettings(
+              required(properties, TableProperties.NAME, propertiesFile),
+              AvroRowTypes.of(schema),
+              TableProperties.fields(
+                  required(properties, TableProperties.RECORD_KEY_FIELDS, propertiesFile)),
+              TableProperties.fields(properties.getProperty(TableProperties.PARTITION_FIELDS)),
+              properties.getProperty(
+                  TableProperties.ORDERING_FIELDS,
+                  properties.getProperty(TableProperties.LEGACY_PRECOMBINE_FIELD)),
+              Boolean.parseBoolean(
+                  properties.getProperty(TableProperties.POPULATE_META_FIELDS, "true")));
+      if (!schema.getFullName().equals(settings.avroRecordName())) {
+        throw new IllegalArgumentException(
+            "the table schema of "
+                + base
+                + " names its record '"
+                + schema.getFullName()
+                + "', expected '"
+                + settings.avroRecordName()
+                + "' for table '"
+                + settings.tableName()
+                + "'");
+      }
+      TableProperties.validate(properties, settings, base.toString());
+      return settings;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the table at " + base, e);
+    }
+  }
+
+  private static Schema schema(
+      FileSystem fs, Path base, Properties properties, Path propertiesFile) {
+    Path timelineDir =
+        new Path(new Path(base, HudiTable.META_FOLDER), TableProperties.TIMELINE_FOLDER);
+    String json =
+        CompletedCommits.latestSchema(fs, timelineDir)
+            .orElseGet(() -> properties.getProperty(CREATE_SCHEMA));
+    if (json == null) {
+      throw new IllegalArgumentException(
+          "the table at "
+              + base
+              + " has no schema: no completed commit in "
+              + timelineDir
+              + " records one and "
+              + propertiesFile
+              + " has no "
+              + CREATE_SCHEMA);
+    }
+    try {
+      return new Schema.Parser().parse(json);
+    } catch (SchemaParseException e) {
+      throw new IllegalArgumentException(
+          "the table schema of " + base + " is not an Avro schema: " + e.getMessage(), e);
+    }
+  }
+
+  private static String required(Properties properties, String key, Path propertiesFile) {
+    String value = properties.getProperty(key);
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(propertiesFile + " has no " + key);
+    }
+    return value;
   }
 }

@@ -152,7 +152,7 @@ final class TableProperties {
     return value == null ? "none" : value instanceof List<?> ? value.toString() : "'" + value + "'";
   }
 
-  private static List<String> fields(String value) {
+  static List<String> fields(String value) {
     if (value == null || value.isBlank()) {
       return List.of();
     }

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -21,16 +22,52 @@ final class Failures {
     /** Creating the n-th log file throws (at the start of a flush). */
     LOG_CREATE,
     /** Publishing the n-th commit file throws: the checkpoint completed, its commit is missing. */
-    COMMIT_PUBLISH
+    COMMIT_PUBLISH,
+    /** Creating the n-th base file throws (its marker is written, the compaction task fails). */
+    BASE_FILE_CREATE,
+    /** A base file stream throws once this many base file bytes have been written (mid file). */
+    BASE_FILE_BYTES,
+    /**
+     * Publishing the n-th compaction commit file throws: every base file of the plan is written,
+     * its {@code C_X.commit} is missing.
+     */
+    COMPACTION_COMMIT_PUBLISH;
+
+    /** The points of the write path, which fire in jobs that do not compact. */
+    static final List<Point> WRITE_PATH =
+        List.of(SOURCE_OFFSET, LOG_BYTES, LOG_CREATE, COMMIT_PUBLISH);
   }
 
   /** Fire at the {@code at}-th event (or byte, or offset) of {@code point}. */
-  record Plan(Point point, long at) {}
+  record Plan(Point point, long at) {
+    /**
+     * A failure of {@code point} at a random count that every job writing {@code changes} changes
+     * reaches (compaction points: if it compacts every few delta commits).
+     */
+    static Plan random(Point point, int changes, SplittableRandom random) {
+      return new Plan(
+          point,
+          switch (point) {
+            case SOURCE_OFFSET -> 1 + random.nextInt(changes - 1);
+            case LOG_CREATE, BASE_FILE_CREATE -> 1 + random.nextInt(4);
+            case LOG_BYTES, BASE_FILE_BYTES -> 100 + random.nextInt(4000);
+            case COMMIT_PUBLISH, COMPACTION_COMMIT_PUBLISH -> 1 + random.nextInt(2);
+          });
+    }
+  }
+
+  /** A failure that fired: at which count, and on which file ({@code null} for the source). */
+  record Fired(Point point, long at, String file) {
+    @Override
+    public String toString() {
+      return point + " at " + at + (file == null ? "" : " on " + file);
+    }
+  }
 
   private static final AtomicReference<Plan> PLAN = new AtomicReference<>();
   private static final AtomicLong COUNTER = new AtomicLong();
   private static final Deque<Plan> NEXT = new ArrayDeque<>();
-  private static final List<String> FIRED = new ArrayList<>();
+  private static final List<Fired> FIRED = new ArrayList<>();
 
   private Failures() {}
 
@@ -57,36 +94,39 @@ final class Failures {
   }
 
   /** What fired so far, in order. */
-  static synchronized List<String> fired() {
+  static synchronized List<Fired> fired() {
     return new ArrayList<>(FIRED);
   }
 
-  private static InjectedFailure fire(Plan plan, long value) {
-    String what = plan.point + " at " + value;
+  private static InjectedFailure fire(Plan plan, long value, String file) {
+    Fired fired = new Fired(plan.point, value, file);
     synchronized (Failures.class) {
-      FIRED.add(what);
+      FIRED.add(fired);
       armNext();
     }
-    return new InjectedFailure(what);
+    return new InjectedFailure(fired.toString());
   }
 
   /** Fires when {@code value} reaches the armed value of {@code point}. */
   static void maybeFail(Point point, long value) {
     Plan plan = PLAN.get();
     if (plan != null && plan.point == point && value >= plan.at && PLAN.compareAndSet(plan, null)) {
-      throw fire(plan, value);
+      throw fire(plan, value, null);
     }
   }
 
-  /** Counts one event (or {@code amount} bytes) of {@code point}; fires when the count passes. */
-  static void count(Point point, long amount) throws InjectedFailure {
+  /**
+   * Counts one event (or {@code amount} bytes) of {@code point} on {@code file}; fires when the
+   * count passes.
+   */
+  static void count(Point point, long amount, String file) throws InjectedFailure {
     Plan plan = PLAN.get();
     if (plan == null || plan.point != point) {
       return;
     }
     long total = COUNTER.addAndGet(amount);
     if (total >= plan.at && PLAN.compareAndSet(plan, null)) {
-      throw fire(plan, total);
+      throw fire(plan, total, file);
     }
   }
 

@@ -10,10 +10,10 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 
 /**
- * The local file system with the {@link Failures} points of the file layer: log file creation, log
- * bytes written, and the rename that publishes a commit file. Installed for every test of this
- * module as {@code fs.file.impl} (test resource core-site.xml); unarmed it is the plain local file
- * system.
+ * The local file system with the {@link Failures} points of the file layer: the creation of log and
+ * base files, the bytes written to them, and the renames that publish delta commit and compaction
+ * commit files. Installed for every test of this module as {@code fs.file.impl} (test resource
+ * core-site.xml); unarmed it is the plain local file system.
  */
 public final class FaultyLocalFileSystem extends LocalFileSystem {
   @Override
@@ -26,40 +26,54 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
       long blockSize,
       Progressable progress)
       throws IOException {
-    boolean logFile = path.getName().contains(".log.");
-    if (logFile) {
-      Failures.count(Failures.Point.LOG_CREATE, 1);
+    String name = path.getName();
+    Failures.Point bytes;
+    if (name.contains(".log.")) {
+      Failures.count(Failures.Point.LOG_CREATE, 1, name);
+      bytes = Failures.Point.LOG_BYTES;
+    } else if (name.endsWith(".parquet")) {
+      Failures.count(Failures.Point.BASE_FILE_CREATE, 1, name);
+      bytes = Failures.Point.BASE_FILE_BYTES;
+    } else {
+      bytes = null;
     }
     FSDataOutputStream out =
         super.create(path, permission, overwrite, bufferSize, replication, blockSize, progress);
-    return logFile ? new FSDataOutputStream(new CountingStream(out), null) : out;
+    return bytes == null ? out : new FSDataOutputStream(new CountingStream(out, bytes, name), null);
   }
 
   @Override
   public boolean rename(Path source, Path target) throws IOException {
-    if (target.getName().endsWith(".deltacommit")) {
-      Failures.count(Failures.Point.COMMIT_PUBLISH, 1);
+    String name = target.getName();
+    if (name.endsWith(".deltacommit")) {
+      Failures.count(Failures.Point.COMMIT_PUBLISH, 1, name);
+    } else if (name.endsWith(".commit")) {
+      Failures.count(Failures.Point.COMPACTION_COMMIT_PUBLISH, 1, name);
     }
     return super.rename(source, target);
   }
 
-  /** Counts log bytes against {@link Failures.Point#LOG_BYTES}. */
+  /** Counts the bytes written to one file against a bytes point of {@link Failures}. */
   private static final class CountingStream extends OutputStream implements Syncable {
     private final FSDataOutputStream out;
+    private final Failures.Point point;
+    private final String name;
 
-    CountingStream(FSDataOutputStream out) {
+    CountingStream(FSDataOutputStream out, Failures.Point point, String name) {
       this.out = out;
+      this.point = point;
+      this.name = name;
     }
 
     @Override
     public void write(int b) throws IOException {
-      Failures.count(Failures.Point.LOG_BYTES, 1);
+      Failures.count(point, 1, name);
       out.write(b);
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-      Failures.count(Failures.Point.LOG_BYTES, len);
+      Failures.count(point, len, name);
       out.write(b, off, len);
     }
 

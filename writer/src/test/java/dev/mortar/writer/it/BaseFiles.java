@@ -1,0 +1,85 @@
+package dev.mortar.writer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.hudi.common.model.HoodieWriteStat;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+
+/**
+ * The base files of a table on local disk, by compaction instant as relative paths ({@code
+ * <partition>/<fileId>_<token>_<C>.parquet}): those on disk, and those the completed compaction
+ * commits list (read with Hudi's timeline).
+ */
+record BaseFiles(Map<String, List<String>> onDisk, Map<String, List<String>> committed) {
+
+  static BaseFiles read(String path) throws IOException {
+    Path base = Path.of(URI.create(path));
+    Map<String, List<String>> onDisk = new TreeMap<>();
+    try (Stream<Path> files = Files.walk(base)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        String relative = base.relativize(file).toString();
+        String name = file.getFileName().toString();
+        if (!relative.startsWith(".hoodie") && name.endsWith(".parquet")) {
+          String instant = name.substring(name.lastIndexOf('_') + 1, name.indexOf(".parquet"));
+          onDisk.computeIfAbsent(instant, i -> new ArrayList<>()).add(relative);
+        }
+      }
+    }
+    Map<String, List<String>> committed = new TreeMap<>();
+    HoodieTimeline commits =
+        HudiClient.metaClient(path)
+            .getActiveTimeline()
+            .getCommitTimeline()
+            .filterCompletedInstants();
+    for (HoodieInstant instant : commits.getInstants()) {
+      committed.put(
+          instant.requestedTime(),
+          commits.readCommitMetadata(instant).getWriteStats().stream()
+              .map(HoodieWriteStat::getPath)
+              .toList());
+    }
+    return new BaseFiles(onDisk, committed);
+  }
+
+  /**
+   * At least one compaction completed and none is pending; the base files on disk are exactly those
+   * the completed commits list (none of a failed attempt, none of an unfinished compaction); each
+   * commit lists one base file per file group; no completed compaction left its markers ({@code
+   * .hoodie/.temp/C}).
+   */
+  void verifyOnlyCommittedBaseFiles(String path, String what) {
+    assertThat(HudiClient.pendingCompactions(path)).as("pending compactions, %s", what).isEmpty();
+    assertThat(committed).as("completed compactions, %s", what).isNotEmpty();
+    assertThat(onDisk.keySet())
+        .as("instants of the base files on disk are completed compactions, %s", what)
+        .isSubsetOf(committed.keySet());
+    committed.forEach(
+        (instant, paths) -> {
+          assertThat(onDisk.getOrDefault(instant, List.of()))
+              .as("base files on disk of compaction %s, %s", instant, what)
+              .containsExactlyInAnyOrderElementsOf(paths);
+          Set<String> fileGroups = new HashSet<>();
+          for (String file : paths) {
+            String fileGroup = file.substring(0, file.indexOf('_'));
+            assertThat(fileGroups.add(fileGroup))
+                .as("%s is the only base file of its file group in %s, %s", file, instant, what)
+                .isTrue();
+          }
+          assertThat(Path.of(URI.create(path)).resolve(".hoodie/.temp/" + instant))
+              .as("markers of completed compaction %s, %s", instant, what)
+              .doesNotExist();
+        });
+  }
+}
