@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -41,7 +42,11 @@ public final class CompactionDispatcher {
    * sends its operations, oldest plan first.
    */
   public void dispatchPending() {
-    for (String instant : TimelineSnapshot.read(fs, timeline.timelineDir()).pendingCompactions()) {
+    TimelineSnapshot snapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
+    if (dispatched.isEmpty()) {
+      deleteMarkersOfCompleted(snapshot);
+    }
+    for (String instant : snapshot.pendingCompactions()) {
       if (!dispatched.add(instant)) {
         continue;
       }
@@ -49,6 +54,28 @@ public final class CompactionDispatcher {
       timeline.startCompaction(instant);
       operations.forEach(tasks);
       LOG.info("Dispatched compaction {}: {} file slice(s)", instant, operations.size());
+    }
+  }
+
+  /**
+   * Deletes the marker folders of completed compactions: an attempt that died between publishing
+   * {@code C_X.commit} and deleting {@code .hoodie/.temp/C} left them.
+   */
+  private void deleteMarkersOfCompleted(TimelineSnapshot snapshot) {
+    try {
+      Path tempDir = timeline.tempDir();
+      if (!fs.exists(tempDir)) {
+        return;
+      }
+      for (FileStatus status : fs.listStatus(tempDir)) {
+        String name = status.getPath().getName();
+        if (status.isDirectory() && snapshot.isCompletedCommit(name)) {
+          LOG.info("Deleting the markers of completed compaction {}", name);
+          fs.delete(status.getPath(), true);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the markers of completed compactions", e);
     }
   }
 

@@ -143,6 +143,13 @@ public final class Timeline {
     return new Path(tempDir, instant);
   }
 
+  /**
+   * The folder of staged instant files and of every compaction's markers, {@code .hoodie/.temp}.
+   */
+  public Path tempDir() {
+    return tempDir;
+  }
+
   /** The folder of the instant files, {@code .hoodie/timeline}. */
   public Path timelineDir() {
     return timelineDir;
