@@ -96,6 +96,13 @@ public final class MortarOptions {
   public static final ConfigOption<Integer> COMPACTION_DELTA_COMMITS =
       WriterOptions.COMPACTION_DELTA_COMMITS;
 
+  /** Whether the job cleans after compactions (the writer module's option). */
+  public static final ConfigOption<Boolean> CLEAN_ENABLED = WriterOptions.CLEAN_ENABLED;
+
+  /** Completed commits a clean retains (the writer module's option). */
+  public static final ConfigOption<Integer> CLEAN_RETAIN_COMMITS =
+      WriterOptions.CLEAN_RETAIN_COMMITS;
+
   /** Every option, in the order the README lists them. */
   public static List<ConfigOption<?>> all() {
     return List.of(
@@ -121,6 +128,8 @@ public final class MortarOptions {
         COMPACTION_DELTA_COMMITS,
         COMPACTION_ASYNC_ENABLED,
         COMPACTION_TASKS,
-        COMPACTION_MEMORY);
+        COMPACTION_MEMORY,
+        CLEAN_ENABLED,
+        CLEAN_RETAIN_COMMITS);
   }
 }

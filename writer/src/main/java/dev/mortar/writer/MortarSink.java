@@ -8,7 +8,9 @@ import dev.mortar.serde.MortarRowBatchTypeInfo;
 import dev.mortar.writer.assign.BucketTaskSelector;
 import dev.mortar.writer.assign.ShuffleBatcher;
 import dev.mortar.writer.assign.ShuffleRowMaker;
+import dev.mortar.writer.clean.Cleaning;
 import dev.mortar.writer.commit.CommitOperator;
+import dev.mortar.writer.compaction.AfterCompaction;
 import dev.mortar.writer.compaction.CompactionStages;
 import dev.mortar.writer.compaction.CompactionTask;
 import dev.mortar.writer.input.WriteInput;
@@ -113,7 +115,10 @@ public final class MortarSink {
                 committed,
                 settings,
                 settings.compactionTasks() != null ? settings.compactionTasks() : writeTasks,
-                uids)
+                uids,
+                settings.cleaning()
+                    ? new Cleaning(settings.cleanRetainCommits())
+                    : AfterCompaction.NONE)
             : committed;
     DataStreamSink<?> end =
         discard(last).name("mortar-end: " + settings.tableName()).setParallelism(1);
@@ -287,6 +292,16 @@ public final class MortarSink {
 
     public Builder compactionMemory(MemorySize memory) {
       options.set(MortarOptions.COMPACTION_MEMORY, memory);
+      return this;
+    }
+
+    public Builder cleaning(boolean enabled) {
+      options.set(MortarOptions.CLEAN_ENABLED, enabled);
+      return this;
+    }
+
+    public Builder cleanRetainCommits(int commits) {
+      options.set(MortarOptions.CLEAN_RETAIN_COMMITS, commits);
       return this;
     }
 

@@ -6,11 +6,11 @@ import java.util.Optional;
  * A base file, named {@code <fileId>_<writeToken>_<instant>.parquet}, where {@code instant} is the
  * compaction (a {@code commit} on a Merge-On-Read table) that wrote it.
  */
-record BaseFile(String name, String fileId, String instant, long sizeBytes) {
+public record BaseFile(String name, String fileId, String instant, long sizeBytes) {
   private static final String SUFFIX = ".parquet";
 
   /** The base file of that name, or empty if the name is not a base file's. */
-  static Optional<BaseFile> parse(String name, long sizeBytes) {
+  public static Optional<BaseFile> parse(String name, long sizeBytes) {
     if (name.startsWith(".") || !name.endsWith(SUFFIX)) {
       return Optional.empty();
     }

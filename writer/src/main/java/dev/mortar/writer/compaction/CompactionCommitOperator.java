@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * Commits compactions (parallelism 1): collects the {@link CompactionResult}s of each instant and,
  * once every operation of its plan has its base file, publishes {@code C_X.commit} with one write
  * stat per base file. Results are not checkpointed: after a restore the plan is dispatched and
- * executed again, so a compaction commits only with base files of one attempt.
+ * executed again, so a compaction commits only with base files of one attempt. After each commit it
+ * starts the {@link AfterCompaction} service it was given (the cleaner), which runs beside it; that
+ * service also starts once when the operator opens, to finish what a failed attempt left.
  */
 public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<CompactionResult, Void> {
@@ -30,6 +32,7 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
   private static final String LATEST = "99999999999999999";
 
   private final SinkSettings settings;
+  private final AfterCompaction afterCompaction;
 
   private transient FileSystem fs;
   private transient Timeline timeline;
@@ -38,9 +41,11 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
   private transient Map<String, Long> firstResultNanos;
   private transient CompactionMetrics metrics;
   private transient volatile TimelineSnapshot lastSnapshot;
+  private transient AfterCompaction.Service service;
 
-  public CompactionCommitOperator(SinkSettings settings) {
+  public CompactionCommitOperator(SinkSettings settings, AfterCompaction afterCompaction) {
     this.settings = settings;
+    this.afterCompaction = afterCompaction;
   }
 
   @Override
@@ -67,6 +72,7 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
                       : snapshot.pendingCompactions().first();
               return snapshot.deltaCommitsCompletedBetween(oldestPending, LATEST);
             });
+    service = afterCompaction.open(fs, table, getMetricGroup());
   }
 
   @Override
@@ -95,16 +101,23 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
         stats.stream().mapToLong(CompactionWriteStat::numWrites).sum(),
         stats.stream().mapToLong(CompactionWriteStat::sizeBytes).sum(),
         stats.stream().mapToLong(CompactionWriteStat::logFiles).sum());
+    service.compactionCommitted(instant);
   }
 
   @Override
   public void close() throws Exception {
     try {
-      if (fs != null) {
-        fs.close();
+      if (service != null) {
+        service.close();
       }
     } finally {
-      super.close();
+      try {
+        if (fs != null) {
+          fs.close();
+        }
+      } finally {
+        super.close();
+      }
     }
   }
 }

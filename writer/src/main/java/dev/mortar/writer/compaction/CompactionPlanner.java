@@ -2,7 +2,6 @@ package dev.mortar.writer.compaction;
 
 import dev.mortar.writer.table.Timeline;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.List;
@@ -28,7 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CompactionPlanner {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionPlanner.class);
-  private static final String REQUESTED = ".compaction.requested";
 
   private final FileSystem fs;
   private final Path basePath;
@@ -82,16 +80,9 @@ final class CompactionPlanner {
 
   private Set<FileGroupId> inPendingPlans(TimelineSnapshot snapshot) {
     Set<FileGroupId> groups = new HashSet<>();
-    for (String pending : snapshot.pendingCompactions()) {
-      Path plan = new Path(timeline.timelineDir(), pending + REQUESTED);
-      try (InputStream in = fs.open(plan)) {
-        for (CompactionTask task : CompactionPlanFile.tasks(pending, in)) {
-          groups.add(task.fileGroup());
-        }
-      } catch (IOException | RuntimeException e) {
-        throw new IllegalStateException(
-            "cannot read pending compaction plan " + plan + " (an Avro HoodieCompactionPlan)", e);
-      }
+    for (CompactionTask task :
+        PendingCompactions.operations(fs, timeline.timelineDir(), snapshot)) {
+      groups.add(task.fileGroup());
     }
     return groups;
   }

@@ -30,12 +30,14 @@ public final class CompactionStages {
    * Adds the compaction tasks and the compaction committer after {@code tasks}.
    *
    * @param uids the uid of an operator by its name, empty for none
+   * @param afterCompaction what the compaction committer starts after each commit (the cleaner)
    */
   public static DataStream<Void> after(
       DataStream<CompactionTask> tasks,
       SinkSettings settings,
       int parallelism,
-      Function<String, Optional<String>> uids) {
+      Function<String, Optional<String>> uids,
+      AfterCompaction afterCompaction) {
     SingleOutputStreamOperator<CompactionResult> compacted =
         tasks
             .rebalance()
@@ -51,7 +53,7 @@ public final class CompactionStages {
             .transform(
                 "mortar-compaction-commit: " + settings.tableName(),
                 Types.VOID,
-                new CompactionCommitOperator(settings))
+                new CompactionCommitOperator(settings, afterCompaction))
             .setParallelism(1)
             .setMaxParallelism(1);
     uids.apply("mortar-compaction-commit").ifPresent(committed::uid);

@@ -1,7 +1,7 @@
 package dev.mortar.writer.compaction;
 
 /** A file group: its partition (relative path, {@code ""} when unpartitioned) and file id. */
-record FileGroupId(String partitionPath, String fileId)
+public record FileGroupId(String partitionPath, String fileId)
     implements Comparable<FileGroupId>, java.io.Serializable {
   @Override
   public int compareTo(FileGroupId other) {

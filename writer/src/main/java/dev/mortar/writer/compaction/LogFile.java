@@ -9,7 +9,7 @@ import java.util.Optional;
  * order of a slice's logs in a compaction plan, oldest first: by delta commit, then version, then
  * write token, as Hudi sorts them.
  */
-record LogFile(
+public record LogFile(
     String name, String fileId, String deltaCommit, int version, String writeToken, long sizeBytes)
     implements Comparable<LogFile> {
   private static final String LOG_INFIX = ".log.";
@@ -19,7 +19,7 @@ record LogFile(
           .thenComparing(LogFile::writeToken);
 
   /** The log file of that name, or empty if the name is not a log file's (e.g. a .crc file). */
-  static Optional<LogFile> parse(String name, long sizeBytes) {
+  public static Optional<LogFile> parse(String name, long sizeBytes) {
     int infix = name.indexOf(LOG_INFIX);
     if (!name.startsWith(".") || name.endsWith(".crc") || infix < 0) {
       return Optional.empty();

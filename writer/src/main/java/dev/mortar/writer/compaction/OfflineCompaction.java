@@ -178,7 +178,8 @@ public final class OfflineCompaction {
         env.fromData(tasks, CompactionStages.TASK_TYPE).name("pending compaction plans"),
         settings,
         parallelism,
-        uid -> Optional.empty());
+        uid -> Optional.empty(),
+        AfterCompaction.NONE);
     env.execute("mortar offline compaction: " + table.tableName());
 
     return report(basePath, timelineDir, fileGroupsByInstant, start, out);

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import javax.annotation.Nullable;
 
 /**
  * Which file slices a compaction at instant {@code C} compacts, by Hudi's file slicing at table
@@ -23,7 +22,8 @@ import javax.annotation.Nullable;
  *   <li>a file group whose latest slice has no such log (a lone base file) is skipped.
  * </ul>
  *
- * Only base files of completed commits count; one of a pending or failed compaction is ignored.
+ * The slices are {@link FileSlicing}'s; only base files of completed commits count, one of a
+ * pending or failed compaction is ignored.
  */
 final class SliceSelector {
   private SliceSelector() {}
@@ -39,52 +39,25 @@ final class SliceSelector {
           if (inPendingPlans.contains(group)) {
             return;
           }
-          BaseFile base =
-              latestBaseFile(group, groupFiles.baseFiles(), timeline, compactionInstant);
+          List<FileSlice> slices = FileSlicing.slices(group, groupFiles, timeline, List.of());
+          if (slices.isEmpty()) {
+            return;
+          }
+          FileSlice latest = slices.get(0);
           List<LogFile> logs = new ArrayList<>();
-          for (LogFile log : groupFiles.logFiles()) {
+          for (LogFile log : latest.logFiles()) {
             String completion = timeline.completionOf(log.deltaCommit());
-            if (completion != null
-                && completion.compareTo(compactionInstant) < 0
-                && (base == null || completion.compareTo(base.instant()) >= 0)) {
+            if (completion != null && completion.compareTo(compactionInstant) < 0) {
               logs.add(log);
             }
           }
           if (logs.isEmpty()) {
             return;
           }
-          logs.sort(null);
+          BaseFile base = latest.baseFile();
           String baseInstant = base == null ? logs.get(0).deltaCommit() : base.instant();
           operations.add(new CompactionOperation(group, baseInstant, base, List.copyOf(logs)));
         });
     return operations;
-  }
-
-  /** The base file of the newest completed commit before {@code compactionInstant}, or null. */
-  @Nullable
-  private static BaseFile latestBaseFile(
-      FileGroupId group, List<BaseFile> baseFiles, TimelineSnapshot timeline, String before) {
-    BaseFile latest = null;
-    for (BaseFile file : baseFiles) {
-      if (!timeline.isCompletedCommit(file.instant()) || file.instant().compareTo(before) >= 0) {
-        continue;
-      }
-      if (latest != null && latest.instant().equals(file.instant())) {
-        throw new IllegalStateException(
-            "file group "
-                + group
-                + " has two base files of commit "
-                + file.instant()
-                + ": "
-                + latest.name()
-                + " and "
-                + file.name()
-                + "; expected one per slice");
-      }
-      if (latest == null || file.instant().compareTo(latest.instant()) > 0) {
-        latest = file;
-      }
-    }
-    return latest;
   }
 }

@@ -13,12 +13,13 @@ import org.apache.hadoop.fs.Path;
  * outside the {@code .hoodie} folder. The partition of a file is its folder relative to the base
  * path. One listing costs one directory listing per partition folder.
  */
-final class TableFiles {
+public final class TableFiles {
   private static final String META_FOLDER = ".hoodie";
 
   private TableFiles() {}
 
-  static Map<FileGroupId, FileGroupFiles> list(FileSystem fs, Path basePath) throws IOException {
+  public static Map<FileGroupId, FileGroupFiles> list(FileSystem fs, Path basePath)
+      throws IOException {
     Map<FileGroupId, FileGroupFiles> groups = new TreeMap<>();
     listInto(fs, fs.makeQualified(basePath), "", groups);
     return groups;

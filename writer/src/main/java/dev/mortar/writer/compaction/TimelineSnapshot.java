@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
@@ -14,26 +15,34 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * What one listing of {@code .hoodie/timeline/} (layout v2) says about compaction: the completed
- * delta commits with their completion times ({@code T_X.deltacommit}), the compactions requested
- * ({@code C.compaction.requested}) and the completed commits ({@code C_X.commit}; on a
- * Merge-On-Read table every commit is a compaction). A compaction is pending while its requested
- * file has no completed commit. Everything the planner decides is derived from this listing, so a
- * restored job sees what an earlier attempt planned.
+ * What one listing of {@code .hoodie/timeline/} (layout v2) says about compaction and cleaning: the
+ * delta commits started ({@code T.deltacommit.requested}) and completed, with their completion
+ * times ({@code T_X.deltacommit}), the compactions requested ({@code C.compaction.requested}) and
+ * the completed commits ({@code C_X.commit}; on a Merge-On-Read table every commit is a
+ * compaction), and the cleans requested ({@code T.clean.requested}) and completed ({@code
+ * T_X.clean}). A compaction or clean is pending while its requested file has no completed file.
+ * Everything the planners decide is derived from this listing, so a restored job sees what an
+ * earlier attempt planned.
  */
-final class TimelineSnapshot {
+public final class TimelineSnapshot {
   private static final String DELTA_COMMIT = ".deltacommit";
   private static final String COMMIT = ".commit";
   private static final String COMPACTION_REQUESTED = ".compaction.requested";
+  private static final String DELTA_COMMIT_REQUESTED = ".deltacommit.requested";
+  private static final String CLEAN = ".clean";
+  private static final String CLEAN_REQUESTED = ".clean.requested";
 
   private final Map<String, String> deltaCommitCompletions = new TreeMap<>();
   private final NavigableSet<String> compactionRequests = new TreeSet<>();
   private final NavigableSet<String> completedCommits = new TreeSet<>();
   private final Set<String> requestedTimes = new HashSet<>();
+  private final NavigableSet<String> startedDeltaCommits = new TreeSet<>();
+  private final NavigableSet<String> cleanRequests = new TreeSet<>();
+  private final Set<String> completedCleans = new HashSet<>();
 
   private TimelineSnapshot() {}
 
-  static TimelineSnapshot read(FileSystem fs, Path timelineDir) {
+  public static TimelineSnapshot read(FileSystem fs, Path timelineDir) {
     TimelineSnapshot snapshot = new TimelineSnapshot();
     try {
       for (FileStatus status : fs.listStatus(timelineDir)) {
@@ -47,8 +56,8 @@ final class TimelineSnapshot {
     return snapshot;
   }
 
-  /** For tests: a snapshot of the given instant file names. */
-  static TimelineSnapshot of(Iterable<String> fileNames) {
+  /** A snapshot of the given instant file names (for tests). */
+  public static TimelineSnapshot of(Iterable<String> fileNames) {
     TimelineSnapshot snapshot = new TimelineSnapshot();
     fileNames.forEach(snapshot::add);
     return snapshot;
@@ -67,17 +76,23 @@ final class TimelineSnapshot {
     if (underscore < 0) {
       if (action.equals(COMPACTION_REQUESTED)) {
         compactionRequests.add(requested);
+      } else if (action.equals(DELTA_COMMIT_REQUESTED)) {
+        startedDeltaCommits.add(requested);
+      } else if (action.equals(CLEAN_REQUESTED)) {
+        cleanRequests.add(requested);
       }
     } else if (action.equals(DELTA_COMMIT)) {
       deltaCommitCompletions.put(requested, times.substring(underscore + 1));
     } else if (action.equals(COMMIT)) {
       completedCommits.add(requested);
+    } else if (action.equals(CLEAN)) {
+      completedCleans.add(requested);
     }
   }
 
   /** The completion time of a delta commit, or null if it is not completed. */
   @Nullable
-  String completionOf(String deltaCommit) {
+  public String completionOf(String deltaCommit) {
     return deltaCommitCompletions.get(deltaCommit);
   }
 
@@ -86,7 +101,7 @@ final class TimelineSnapshot {
   }
 
   /** Requested times of compactions without a completed commit, oldest first. */
-  NavigableSet<String> pendingCompactions() {
+  public NavigableSet<String> pendingCompactions() {
     NavigableSet<String> pending = new TreeSet<>(compactionRequests);
     pending.removeAll(completedCommits);
     return pending;
@@ -116,8 +131,42 @@ final class TimelineSnapshot {
     return count;
   }
 
+  /**
+   * The completed instants of Hudi's commits-and-compaction timeline, by requested time, each with
+   * its action: {@code deltacommit} or {@code commit} (a compaction).
+   */
+  public NavigableMap<String, String> completedWrites() {
+    NavigableMap<String, String> writes = new TreeMap<>();
+    deltaCommitCompletions.keySet().forEach(instant -> writes.put(instant, "deltacommit"));
+    completedCommits.forEach(instant -> writes.put(instant, "commit"));
+    return writes;
+  }
+
+  /**
+   * The requested time of the oldest write that is not completed, a delta commit started or a
+   * compaction planned, or null when there is none.
+   */
+  @Nullable
+  public String earliestPendingWrite() {
+    NavigableSet<String> pending = pendingCompactions();
+    for (String started : startedDeltaCommits) {
+      if (!deltaCommitCompletions.containsKey(started)) {
+        pending.add(started);
+        break;
+      }
+    }
+    return pending.isEmpty() ? null : pending.first();
+  }
+
+  /** Requested times of cleans without a completed clean file, oldest first. */
+  public NavigableSet<String> pendingCleans() {
+    NavigableSet<String> pending = new TreeSet<>(cleanRequests);
+    pending.removeAll(completedCleans);
+    return pending;
+  }
+
   /** Whether any instant file, of any action, has {@code instant} as its requested time. */
-  boolean hasInstant(String instant) {
+  public boolean hasInstant(String instant) {
     return requestedTimes.contains(instant);
   }
 }

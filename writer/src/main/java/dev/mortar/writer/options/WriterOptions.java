@@ -124,4 +124,23 @@ public final class WriterOptions {
               "Memory of one compaction task's merge: the latest log record per key of the"
                   + " slice being compacted. A slice whose logs need more is merged in several"
                   + " passes over shares of its keys; the Parquet writer's row group comes on top.");
+
+  public static final ConfigOption<Boolean> CLEAN_ENABLED =
+      ConfigOptions.key("clean.enabled")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Clean the table after each compaction the job commits, on a thread of the"
+                  + " compaction committer: delete the file slices that no reader of the last"
+                  + " 'clean.retain-commits' commits needs, with a Hudi clean instant (T.clean)."
+                  + " A clean left unfinished by a failure is finished first.");
+
+  public static final ConfigOption<Integer> CLEAN_RETAIN_COMMITS =
+      ConfigOptions.key("clean.retain-commits")
+          .intType()
+          .defaultValue(30)
+          .withDescription(
+              "Number of the latest completed commits (delta commits and compactions) whose"
+                  + " readers a clean keeps every file for (as Hudi's 'clean.retain_commits',"
+                  + " policy KEEP_LATEST_COMMITS).");
 }

@@ -47,6 +47,8 @@ public final class SinkSettings implements Serializable {
   private final boolean compactionExecution;
   @Nullable private final Integer compactionTasks;
   private final long compactionMemoryBytes;
+  private final boolean cleaning;
+  private final int cleanRetainCommits;
 
   private SinkSettings(
       ReadableConfig options,
@@ -79,6 +81,8 @@ public final class SinkSettings implements Serializable {
     this.compactionExecution = options.get(WriterOptions.COMPACTION_ASYNC_ENABLED);
     this.compactionTasks = options.get(WriterOptions.COMPACTION_TASKS);
     this.compactionMemoryBytes = options.get(WriterOptions.COMPACTION_MEMORY).getBytes();
+    this.cleaning = options.get(WriterOptions.CLEAN_ENABLED);
+    this.cleanRetainCommits = options.get(WriterOptions.CLEAN_RETAIN_COMMITS);
   }
 
   /**
@@ -130,6 +134,13 @@ public final class SinkSettings implements Serializable {
               + WriterOptions.COMPACTION_TASKS.key()
               + "' must be > 0, got "
               + compactionTasks);
+    }
+    if (cleanRetainCommits <= 0) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.CLEAN_RETAIN_COMMITS.key()
+              + "' must be > 0, got "
+              + cleanRetainCommits);
     }
     newPagePool().close();
     long pageSize = options.get(BufferOptions.PAGE_SIZE).getBytes();
@@ -263,6 +274,16 @@ public final class SinkSettings implements Serializable {
   @Nullable
   public Integer compactionTasks() {
     return compactionTasks;
+  }
+
+  /** Whether the job cleans after the compactions it commits ({@code clean.enabled}). */
+  public boolean cleaning() {
+    return compactionExecution() && cleaning;
+  }
+
+  /** The completed commits a clean keeps every file for ({@code clean.retain-commits}). */
+  public int cleanRetainCommits() {
+    return cleanRetainCommits;
   }
 
   /** A compaction task's merge pool: {@code buffer.page-size} pages, {@code compaction.memory}. */

@@ -24,6 +24,9 @@ import org.apache.hadoop.fs.RemoteIterator;
  *   C.compaction.requested     a compaction plan, published by {@link #requestCompaction}
  *   C.compaction.inflight      empty, written by {@link #startCompaction} before its base files
  *   C_X.commit                 Avro commit metadata of the compaction, by {@link #completeCompaction}
+ *   T.clean.requested          a cleaner plan, published by {@link #requestClean}
+ *   T.clean.inflight           empty, written by {@link #startClean} before files are deleted
+ *   T_X.clean                  Avro clean metadata, published by {@link #completeClean}
  * </pre>
  *
  * A log file is visible to Hudi's readers iff the instant in its name has a completed file, so the
@@ -40,6 +43,9 @@ public final class Timeline {
   private static final String COMPACTION_REQUESTED = ".compaction.requested";
   private static final String COMPACTION_INFLIGHT = ".compaction.inflight";
   private static final String COMMIT = ".commit";
+  private static final String CLEAN = ".clean";
+  private static final String CLEAN_REQUESTED = CLEAN + ".requested";
+  private static final String CLEAN_INFLIGHT = CLEAN + ".inflight";
   private static final String REQUESTED = ACTION + ".requested";
   private static final String INFLIGHT = ACTION + ".inflight";
 
@@ -95,13 +101,66 @@ public final class Timeline {
 
   /** Writes {@code C.compaction.inflight} unless it exists: the compaction has started. */
   public void startCompaction(String instant) {
-    Path inflight = new Path(timelineDir, instant + COMPACTION_INFLIGHT);
+    createEmpty(new Path(timelineDir, instant + COMPACTION_INFLIGHT), "compaction");
+  }
+
+  /**
+   * Publishes {@code T.clean.requested} holding {@code plan} with one rename.
+   *
+   * @throws IllegalStateException if that file exists already
+   */
+  public void requestClean(String instant, byte[] plan) {
+    Path target = new Path(timelineDir, instant + CLEAN_REQUESTED);
     try {
-      if (!fs.exists(inflight)) {
-        fs.create(inflight, true).close();
+      if (!AtomicFile.publish(fs, tempDir, target, out -> out.write(plan))) {
+        throw new IllegalStateException("cleaner plan " + target + " exists already");
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start compaction " + inflight, e);
+      throw new UncheckedIOException("cannot write cleaner plan " + target, e);
+    }
+  }
+
+  /** The path of {@code T.clean.requested}, the plan of clean {@code instant}. */
+  public Path cleanPlan(String instant) {
+    return new Path(timelineDir, instant + CLEAN_REQUESTED);
+  }
+
+  /** Writes {@code T.clean.inflight} unless it exists: the clean has started deleting. */
+  public void startClean(String instant) {
+    createEmpty(new Path(timelineDir, instant + CLEAN_INFLIGHT), "clean");
+  }
+
+  /**
+   * Completes clean {@code instant}: publishes {@code T_X.clean} holding {@code metadata} (Avro
+   * clean metadata) with one rename. A no-op if it is completed already.
+   *
+   * @throws IllegalStateException if the clean was never requested
+   */
+  public void completeClean(String instant, byte[] metadata) {
+    Instants instants = scan();
+    if (instants.completedCleans.contains(instant)) {
+      return;
+    }
+    if (!instants.requestedCleans.contains(instant)) {
+      throw new IllegalStateException(
+          "cannot complete clean " + instant + ": no plan " + instant + CLEAN_REQUESTED);
+    }
+    String completion = clock.next(instants.latestTime());
+    Path target = new Path(timelineDir, instant + "_" + completion + CLEAN);
+    try {
+      AtomicFile.publish(fs, tempDir, target, out -> out.write(metadata));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot complete clean " + instant + " at " + target, e);
+    }
+  }
+
+  private void createEmpty(Path file, String action) {
+    try {
+      if (!fs.exists(file)) {
+        fs.create(file, true).close();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + action + " " + file, e);
     }
   }
 
@@ -269,6 +328,8 @@ public final class Timeline {
     final TreeMap<String, String> completed = new TreeMap<>();
     final TreeSet<String> requestedCompactions = new TreeSet<>();
     final TreeSet<String> completedCommits = new TreeSet<>();
+    final TreeSet<String> requestedCleans = new TreeSet<>();
+    final TreeSet<String> completedCleans = new TreeSet<>();
     private String latestTime = "0";
 
     void add(String fileName) {
@@ -289,6 +350,10 @@ public final class Timeline {
         requestedCompactions.add(requested);
       } else if (fileName.endsWith(COMMIT) && completion != null) {
         completedCommits.add(requested);
+      } else if (fileName.endsWith(CLEAN_REQUESTED)) {
+        requestedCleans.add(requested);
+      } else if (fileName.endsWith(CLEAN) && completion != null) {
+        completedCleans.add(requested);
       }
     }
 

@@ -1,5 +1,6 @@
 package dev.mortar.writer.table;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -27,6 +28,17 @@ public final class TimelineAvro {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot load " + name, e);
     }
+  }
+
+  /** {@code record} as the bytes of an Avro container file of its one record. */
+  public static byte[] bytes(GenericRecord record) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      write(record, out);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot encode a " + record.getSchema().getName(), e);
+    }
+    return out.toByteArray();
   }
 
   /** Writes {@code record} to {@code out} as an Avro container file of its one record. */

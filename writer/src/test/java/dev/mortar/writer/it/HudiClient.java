@@ -10,6 +10,7 @@ import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.client.common.HoodieJavaEngineContext;
 import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.model.HoodieCleaningPolicy;
+import org.apache.hudi.common.model.TableServiceType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.TableSchemaResolver;
 import org.apache.hudi.common.util.Option;
@@ -25,8 +26,9 @@ import org.apache.hudi.storage.StorageConfiguration;
 /**
  * Hudi's own Java client (hudi-java-client 1.1.1) on a table of the test {@link Changelog} (key
  * {@code id}, partition {@code dt}): in-memory index, no metadata table, no timeline server, no
- * automatic clean or archival, and the Parquet setting Hudi's Java engine needs for arrays with
- * null elements (shared/spec/hudi-table-services.md §6).
+ * automatic clean or archival (cleans run when called, by the policy the call names), and the
+ * Parquet setting Hudi's Java engine needs for arrays with null elements
+ * (shared/spec/hudi-table-services.md §6).
  */
 final class HudiClient {
   private HudiClient() {}
@@ -34,7 +36,7 @@ final class HudiClient {
   /** Runs every pending compaction; afterwards none is pending. */
   static void compactPending(String path) throws Exception {
     List<String> pending = pendingCompactions(path);
-    try (HoodieJavaWriteClient<?> client = client(path, 1)) {
+    try (HoodieJavaWriteClient<?> client = client(path, 1, latestVersionClean())) {
       for (String instant : pending) {
         client.compact(instant, true);
       }
@@ -46,7 +48,7 @@ final class HudiClient {
 
   /** Schedules a compaction of every slice with logs and runs it; returns its instant, if any. */
   static Option<String> scheduleAndCompact(String path) throws Exception {
-    try (HoodieJavaWriteClient<?> client = client(path, 1)) {
+    try (HoodieJavaWriteClient<?> client = client(path, 1, latestVersionClean())) {
       Option<String> instant = client.scheduleCompaction(Option.empty());
       if (instant.isPresent()) {
         client.compact(instant.get(), true);
@@ -57,10 +59,48 @@ final class HudiClient {
 
   /** Cleans, keeping the latest file version of each file group; returns the files deleted. */
   static int cleanToLatestVersion(String path) throws Exception {
-    try (HoodieJavaWriteClient<?> client = client(path, 1)) {
+    return clean(path, latestVersionClean());
+  }
+
+  /**
+   * Cleans by Hudi's default policy, KEEP_LATEST_COMMITS with {@code commits} retained (an
+   * incremental clean after an earlier one); returns the files deleted.
+   */
+  static int cleanKeepingCommits(String path, int commits) throws Exception {
+    return clean(path, latestCommitsClean(commits));
+  }
+
+  /**
+   * Writes the plan of a KEEP_LATEST_COMMITS clean ({@code T.clean.requested}) without running it;
+   * returns its instant, if it would delete anything.
+   */
+  static Option<String> scheduleCleanKeepingCommits(String path, int commits) throws Exception {
+    try (HoodieJavaWriteClient<?> client = client(path, 1, latestCommitsClean(commits))) {
+      return client.scheduleTableService(Option.empty(), TableServiceType.CLEAN);
+    }
+  }
+
+  private static int clean(String path, HoodieCleanConfig cleanConfig) throws Exception {
+    try (HoodieJavaWriteClient<?> client = client(path, 1, cleanConfig)) {
       var metadata = client.clean();
       return metadata == null ? 0 : metadata.getTotalFilesDeleted();
     }
+  }
+
+  private static HoodieCleanConfig latestVersionClean() {
+    return HoodieCleanConfig.newBuilder()
+        .withAutoClean(false)
+        .withCleanerPolicy(HoodieCleaningPolicy.KEEP_LATEST_FILE_VERSIONS)
+        .retainFileVersions(1)
+        .build();
+  }
+
+  private static HoodieCleanConfig latestCommitsClean(int commits) {
+    return HoodieCleanConfig.newBuilder()
+        .withAutoClean(false)
+        .withCleanerPolicy(HoodieCleaningPolicy.KEEP_LATEST_COMMITS)
+        .retainCommits(commits)
+        .build();
   }
 
   static List<String> pendingCompactions(String path) {
@@ -77,8 +117,8 @@ final class HudiClient {
     return HoodieTableMetaClient.builder().setConf(storageConf()).setBasePath(path).build();
   }
 
-  private static HoodieJavaWriteClient<?> client(String path, int deltaCommitsPerCompaction)
-      throws Exception {
+  private static HoodieJavaWriteClient<?> client(
+      String path, int deltaCommitsPerCompaction, HoodieCleanConfig cleanConfig) throws Exception {
     HoodieTableMetaClient metaClient = metaClient(path);
     String schema = new TableSchemaResolver(metaClient).getTableAvroSchema(false).toString();
     Properties props = new Properties();
@@ -100,12 +140,7 @@ final class HudiClient {
                 HoodieCompactionConfig.newBuilder()
                     .withMaxNumDeltaCommitsBeforeCompaction(deltaCommitsPerCompaction)
                     .build())
-            .withCleanConfig(
-                HoodieCleanConfig.newBuilder()
-                    .withAutoClean(false)
-                    .withCleanerPolicy(HoodieCleaningPolicy.KEEP_LATEST_FILE_VERSIONS)
-                    .retainFileVersions(1)
-                    .build())
+            .withCleanConfig(cleanConfig)
             .withArchivalConfig(HoodieArchivalConfig.newBuilder().withAutoArchive(false).build())
             .build();
     return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConf()), config);

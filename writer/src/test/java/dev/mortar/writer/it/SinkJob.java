@@ -54,7 +54,8 @@ record SinkJob(
     boolean metaFields,
     Deduplication deduplication,
     int compactionDeltaCommits,
-    boolean compactionInJob)
+    boolean compactionInJob,
+    int cleanRetainCommits)
     implements Serializable {
 
   /** The changelog source's uid: fixed, so a savepoint restores into a job of another shape. */
@@ -83,6 +84,7 @@ record SinkJob(
     builder.deduplication = deduplication;
     builder.compactionDeltaCommits = compactionDeltaCommits;
     builder.compactionInJob = compactionInJob;
+    builder.cleanRetainCommits = cleanRetainCommits;
     return builder;
   }
 
@@ -101,6 +103,7 @@ record SinkJob(
     private Deduplication deduplication = Deduplication.ON_READ;
     private int compactionDeltaCommits;
     private boolean compactionInJob = true;
+    private int cleanRetainCommits;
 
     private Builder(String path) {
       this.path = path;
@@ -173,6 +176,12 @@ record SinkJob(
       return this;
     }
 
+    /** A clean after each compaction keeps {@code commits} commits (0: the option's default). */
+    Builder cleanRetainCommits(int commits) {
+      this.cleanRetainCommits = commits;
+      return this;
+    }
+
     SinkJob build() {
       return new SinkJob(
           path,
@@ -187,7 +196,8 @@ record SinkJob(
           metaFields,
           deduplication,
           compactionDeltaCommits,
-          compactionInJob);
+          compactionInJob,
+          cleanRetainCommits);
     }
   }
 
@@ -254,6 +264,9 @@ record SinkJob(
     sink.compactionScheduling(compactionDeltaCommits > 0);
     if (compactionDeltaCommits > 0) {
       sink.compactionDeltaCommits(compactionDeltaCommits).compactionInJob(compactionInJob);
+    }
+    if (cleanRetainCommits > 0) {
+      sink.cleanRetainCommits(cleanRetainCommits);
     }
     if (smallBuffers) {
       sink.pageSize(MemorySize.parse("4kb"))
@@ -324,6 +337,9 @@ record SinkJob(
           .append("', 'compaction.async.enabled' = '")
           .append(compactionInJob)
           .append("'");
+    }
+    if (cleanRetainCommits > 0) {
+      with.append(", 'clean.retain-commits' = '").append(cleanRetainCommits).append("'");
     }
     if (smallBuffers) {
       with.append(

@@ -73,6 +73,10 @@ class SinkSettingsTest {
             b -> b.compactionTasks(0),
             "option 'compaction.tasks' must be > 0, got 0"),
         guard(
+            "clean retaining 0 commits",
+            b -> b.cleanRetainCommits(0),
+            "option 'clean.retain-commits' must be > 0, got 0"),
+        guard(
             "compaction memory of 2 pages",
             b -> b.compactionMemory(MemorySize.parse("128 kb")),
             "option 'compaction.memory' (131072 bytes) must hold at least 3 pages of"
