@@ -60,6 +60,7 @@ public record Report(
    * @param cpuAboveSource CPU s per million rows minus the blackhole's, repeat by repeat
    * @param vsPaimon end-to-end rows/s divided by Paimon's, repeat by repeat
    * @param vsBlackhole end-to-end rows/s divided by the blackhole's, repeat by repeat
+   * @param filesLeft what the last repeat's job left in its table ({@link RunFigures#filesLeft})
    */
   public record Row(
       String variant,
@@ -75,7 +76,8 @@ public record Report(
       Spread tailSeconds,
       Spread vsPaimon,
       Spread vsBlackhole,
-      boolean leakFree) {}
+      boolean leakFree,
+      Map<String, Long> filesLeft) {}
 
   static Report of(String command, List<String> jvmFlags, List<ChildJvm.Outcome> outcomes) {
     List<RunFigures> runs = new ArrayList<>();
@@ -136,7 +138,8 @@ public record Report(
                               list,
                               blackhole,
                               (a, b) -> a.endToEndRowsPerSec() / b.endToEndRowsPerSec()),
-                          list.stream().allMatch(RunFigures::leakFree))));
+                          list.stream().allMatch(RunFigures::leakFree),
+                          list.get(list.size() - 1).filesLeft())));
         });
     return rows;
   }
@@ -226,6 +229,7 @@ public record Report(
             .append(" |\n");
       }
       md.append('\n');
+      appendFilesLeft(md, variant);
     }
     if (!failures.isEmpty()) {
       md.append("## Failed runs\n\n| variant | system | repeat | reason |\n|---|---|---|---|\n");
@@ -251,6 +255,23 @@ public record Report(
             + (RunOne.LEAK_MARGIN_BYTES >> 20)
             + " MiB of its level after the warm-up job.\n");
     return md.toString();
+  }
+
+  /** One line per table-writing system of {@code variant}: what its last repeat left on disk. */
+  private void appendFilesLeft(StringBuilder md, String variant) {
+    List<String> lines = new ArrayList<>();
+    for (Row row : summary) {
+      if (row.variant().equals(variant) && row.filesLeft() != null && !row.filesLeft().isEmpty()) {
+        List<String> counts = new ArrayList<>();
+        row.filesLeft().forEach((name, count) -> counts.add(name + " " + count));
+        lines.add("- " + row.system() + ": " + String.join(", ", counts) + "\n");
+      }
+    }
+    if (!lines.isEmpty()) {
+      md.append("Files left in the table after the last repeat:\n\n");
+      lines.forEach(md::append);
+      md.append('\n');
+    }
   }
 
   private static String cell(Spread spread, String format) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The report's summary: spreads over repeats and ratios taken repeat by repeat. */
@@ -34,7 +35,9 @@ class ReportTest {
     assertThat(report.markdown())
         .contains("## schema1 P=1")
         .contains("| mortar-avro | 300 [200–400] |")
-        .contains("3.00× [2.00×–4.00×]");
+        .contains("3.00× [2.00×–4.00×]")
+        .contains("- mortar-avro: log files 12\n", "- paimon: log files 12\n")
+        .doesNotContain("- blackhole");
   }
 
   @Test
@@ -82,7 +85,8 @@ class ReportTest {
             1,
             1,
             0,
-            true);
+            true,
+            system.equals("blackhole") ? Map.of() : Map.of("log files", 10L + repeat));
     return new ChildJvm.Outcome(spec, figures, null, Path.of("log"));
   }
 
