@@ -48,7 +48,7 @@ public final class ReadCostBenchmark {
         .declare("parallelism", "2", "parallelism of the writer (and of compaction)")
         .declare("checkpoint-ms", "100", "checkpoint interval")
         .declare("compact-every", "5", "delta commits between compactions of the compacted table")
-        .declare("reads", "3", "timed reads of each table; the fastest counts")
+        .declare("reads", "3", "timed reads of each table after a warm-up read; the fastest counts")
         .declare("seed", "1", "seed of the keys")
         .declare("work-dir", System.getProperty("java.io.tmpdir"), "where the tables are written");
   }
@@ -65,20 +65,50 @@ public final class ReadCostBenchmark {
     System.exit(0);
   }
 
-  /** Writes and reads the compacted and the uncompacted table; returns them in that order. */
+  /**
+   * Writes the compacted and the uncompacted table, then reads them in turn: one untimed warm-up
+   * read each, then {@code --reads} timed rounds, so that warm-up and drifts of a shared machine
+   * hit both tables alike. Returns the compacted table first.
+   */
   static List<ReadCost> run(Flags flags) throws Exception {
     int compactEvery = flags.getInt("compact-every");
     if (compactEvery < 1) {
       throw new IllegalArgumentException(
           "--compact-every: expected at least 1 delta commit, found " + compactEvery);
     }
+    int checkpoints = flags.getInt("checkpoints");
     Path workDir = Path.of(flags.get("work-dir"));
     Files.createDirectories(workDir);
     Path root = Files.createTempDirectory(workDir, "mortar-readcost");
     try {
+      int[] compactions = {compactEvery, 0};
+      Path[] tables = {root.resolve("compacted"), root.resolve("uncompacted")};
+      HudiTableFiles[] files = new HudiTableFiles[2];
+      for (int t = 0; t < 2; t++) {
+        files[t] = write(flags, tables[t], compactions[t]);
+      }
+      long[] keys = new long[2];
+      double[] best = {Double.MAX_VALUE, Double.MAX_VALUE};
+      for (int round = 0; round <= flags.getInt("reads"); round++) {
+        for (int t = 0; t < 2; t++) {
+          long start = System.nanoTime();
+          keys[t] = readKeys(tables[t]);
+          double millis = (System.nanoTime() - start) / 1e6;
+          System.out.printf(
+              Locale.ROOT,
+              "[readcost] %s read of %s: %,d keys in %.0f ms%n",
+              round == 0 ? "warm-up" : "timed",
+              tables[t].getFileName(),
+              keys[t],
+              millis);
+          if (round > 0) {
+            best[t] = Math.min(best[t], millis);
+          }
+        }
+      }
       List<ReadCost> costs = new ArrayList<>();
-      for (int every : new int[] {compactEvery, 0}) {
-        costs.add(measure(flags, root.resolve(every > 0 ? "compacted" : "uncompacted"), every));
+      for (int t = 0; t < 2; t++) {
+        costs.add(new ReadCost(compactions[t], checkpoints, files[t], keys[t], best[t]));
       }
       return costs;
     } finally {
@@ -86,40 +116,21 @@ public final class ReadCostBenchmark {
     }
   }
 
-  private static ReadCost measure(Flags flags, Path table, int compactEvery) throws Exception {
-    int checkpoints = flags.getInt("checkpoints");
+  /** Reads the whole table with Hudi's reader; returns its distinct keys. */
+  private static long readKeys(Path table) {
+    return HudiTableOracle.forEachRow(
+        table.toUri().toString(), new org.apache.hadoop.conf.Configuration(), (k, row, s) -> {});
+  }
+
+  /** Runs the writing job to its end on a fresh local MiniCluster; returns the table's files. */
+  private static HudiTableFiles write(Flags flags, Path table, int compactEvery) throws Exception {
     System.out.printf(
         Locale.ROOT,
         "[readcost] writing %d checkpoints of %,d upserts, compaction %s ...%n",
-        checkpoints,
+        flags.getInt("checkpoints"),
         flags.getLong("rows-per-checkpoint"),
         compactEvery > 0 ? "every " + compactEvery + " delta commits" : "off");
     long start = System.nanoTime();
-    write(flags, table, compactEvery);
-    HudiTableFiles files = HudiTableFiles.count(table);
-    System.out.printf(
-        Locale.ROOT,
-        "[readcost]   written in %.1f s: %s%n",
-        (System.nanoTime() - start) / 1e9,
-        files.asMap());
-    long keys = 0;
-    double best = Double.MAX_VALUE;
-    for (int read = 0; read < flags.getInt("reads"); read++) {
-      long readStart = System.nanoTime();
-      keys =
-          HudiTableOracle.forEachRow(
-              table.toUri().toString(),
-              new org.apache.hadoop.conf.Configuration(),
-              (key, row, slice) -> {});
-      double millis = (System.nanoTime() - readStart) / 1e6;
-      System.out.printf(Locale.ROOT, "[readcost]   read %,d keys in %.0f ms%n", keys, millis);
-      best = Math.min(best, millis);
-    }
-    return new ReadCost(compactEvery, checkpoints, files, keys, best);
-  }
-
-  /** Runs the writing job to its end on a fresh local MiniCluster. */
-  private static void write(Flags flags, Path table, int compactEvery) throws Exception {
     Configuration config = new Configuration();
     config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     // Any free port: other MiniClusters may hold Flink's default 8081.
@@ -151,5 +162,12 @@ public final class ReadCostBenchmark {
     }
     sink.build().sinkTo(rows);
     env.execute("mortar read-cost writer");
+    HudiTableFiles files = HudiTableFiles.count(table);
+    System.out.printf(
+        Locale.ROOT,
+        "[readcost]   written in %.1f s: %s%n",
+        (System.nanoTime() - start) / 1e9,
+        files.asMap());
+    return files;
   }
 }
