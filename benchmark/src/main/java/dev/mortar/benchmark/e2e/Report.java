@@ -58,7 +58,8 @@ public record Report(
    * One system on one variant over its repeats.
    *
    * @param cpuAboveSource CPU s per million rows minus the blackhole's, repeat by repeat
-   * @param vsPaimon end-to-end rows/s divided by Paimon's, repeat by repeat
+   * @param vsPaimon end-to-end rows/s divided by Paimon's, repeat by repeat: a compacting system's
+   *     by {@code paimon-compacting}'s when that ran, every other system's by {@code paimon}'s
    * @param vsBlackhole end-to-end rows/s divided by the blackhole's, repeat by repeat
    * @param filesLeft what the last repeat's job left in its table ({@link RunFigures#filesLeft})
    */
@@ -111,6 +112,7 @@ public record Report(
     byVariant.forEach(
         (variant, bySystem) -> {
           List<RunFigures> paimon = bySystem.getOrDefault("paimon", List.of());
+          List<RunFigures> paimonCompacting = bySystem.getOrDefault("paimon-compacting", List.of());
           List<RunFigures> blackhole = bySystem.getOrDefault("blackhole", List.of());
           bySystem.forEach(
               (system, list) ->
@@ -132,7 +134,9 @@ public record Report(
                           spread(list, RunFigures::tailSeconds),
                           paired(
                               list,
-                              paimon,
+                              system.endsWith("-compacting") && !paimonCompacting.isEmpty()
+                                  ? paimonCompacting
+                                  : paimon,
                               (a, b) -> a.endToEndRowsPerSec() / b.endToEndRowsPerSec()),
                           paired(
                               list,
@@ -250,7 +254,8 @@ public record Report(
             + " and 90 % of its rows (back-pressured by the sink); CPU = process CPU of all threads"
             + " over the same window; CPU above source = minus the blackhole's, repeat by repeat;"
             + " tail = source's last row → job end; ratios are taken repeat by repeat (runs of a"
-            + " repeat ran back to back). Leak check: writer pools report no pages out and heap"
+            + " repeat ran back to back); a compacting system's vs Paimon is against"
+            + " paimon-compacting when that ran. Leak check: writer pools report no pages out and heap"
             + " after full GC within "
             + (RunOne.LEAK_MARGIN_BYTES >> 20)
             + " MiB of its level after the warm-up job.\n");

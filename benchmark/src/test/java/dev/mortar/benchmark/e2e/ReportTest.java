@@ -41,6 +41,22 @@ class ReportTest {
   }
 
   @Test
+  void pairsCompactingSystemsWithCompactingPaimon() {
+    List<ChildJvm.Outcome> outcomes =
+        List.of(
+            outcome("mortar-avro", 0, 300, 5),
+            outcome("mortar-avro-compacting", 0, 200, 5),
+            outcome("paimon", 0, 100, 9),
+            outcome("paimon-compacting", 0, 50, 9));
+
+    List<Report.Row> rows = Report.of("test", List.of(), outcomes).summary();
+
+    assertThat(rows.get(0).vsPaimon()).isEqualTo(new Spread(3, 3, 3, 1));
+    assertThat(rows.get(1).vsPaimon()).isEqualTo(new Spread(4, 4, 4, 1));
+    assertThat(rows.get(3).vsPaimon()).isEqualTo(new Spread(1, 1, 1, 1));
+  }
+
+  @Test
   void listsFailedRuns() {
     RunSpec spec = spec("paimon", 0);
     Report report =
