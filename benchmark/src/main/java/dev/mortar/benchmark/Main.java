@@ -17,6 +17,7 @@ public final class Main {
       case "jmh" -> org.openjdk.jmh.Main.main(rest);
       case "quickstart" -> dev.mortar.benchmark.quickstart.QuickStart.main(rest);
       case "e2e" -> dev.mortar.benchmark.e2e.Harness.main(rest);
+      case "readcost" -> dev.mortar.benchmark.readcost.ReadCostBenchmark.main(rest);
       default -> {
         System.out.println("usage: java -jar mortar-benchmarks.jar <command> [args]");
         System.out.println(
@@ -25,6 +26,8 @@ public final class Main {
             "  quickstart [flags]  DataGen upserts into a fresh local MOR table, read back by Hudi");
         System.out.println(
             "  e2e [flags]         the end-to-end upsert benchmark (--help lists the flags)");
+        System.out.println(
+            "  readcost [flags]    Hudi's read time of a table written with and without compaction");
         if (!command.equals("help")) {
           System.exit(2);
         }

@@ -26,7 +26,10 @@ public final class Harness {
         .declare(
             "systems",
             "blackhole,mortar-avro,mortar-parquet,paimon",
-            "systems to compare: " + SystemUnderTest.flagNames(", "))
+            "systems to compare: "
+                + SystemUnderTest.flagNames(", ")
+                + " (mortar-avro-compacting compacts every 5 delta commits: pick --checkpoint-ms"
+                + " so that a job spans more than 5 checkpoints)")
         .declare(
             "workloads",
             "schema1,schema3",
@@ -101,6 +104,9 @@ public final class Harness {
             f.steadyRowsPerSec(),
             f.cpuSecPerMillionRows(),
             f.leakFree());
+        if (!f.filesLeft().isEmpty()) {
+          System.out.println("[e2e]   files left: " + f.filesLeft());
+        }
       } else {
         System.out.println(
             "[e2e]   FAILED: " + outcome.failure() + " (log: " + outcome.log() + ")");

@@ -58,8 +58,10 @@ public record Report(
    * One system on one variant over its repeats.
    *
    * @param cpuAboveSource CPU s per million rows minus the blackhole's, repeat by repeat
-   * @param vsPaimon end-to-end rows/s divided by Paimon's, repeat by repeat
+   * @param vsPaimon end-to-end rows/s divided by Paimon's, repeat by repeat: a compacting system's
+   *     by {@code paimon-compacting}'s when that ran, every other system's by {@code paimon}'s
    * @param vsBlackhole end-to-end rows/s divided by the blackhole's, repeat by repeat
+   * @param filesLeft what the last repeat's job left in its table ({@link RunFigures#filesLeft})
    */
   public record Row(
       String variant,
@@ -75,7 +77,8 @@ public record Report(
       Spread tailSeconds,
       Spread vsPaimon,
       Spread vsBlackhole,
-      boolean leakFree) {}
+      boolean leakFree,
+      Map<String, Long> filesLeft) {}
 
   static Report of(String command, List<String> jvmFlags, List<ChildJvm.Outcome> outcomes) {
     List<RunFigures> runs = new ArrayList<>();
@@ -109,6 +112,7 @@ public record Report(
     byVariant.forEach(
         (variant, bySystem) -> {
           List<RunFigures> paimon = bySystem.getOrDefault("paimon", List.of());
+          List<RunFigures> paimonCompacting = bySystem.getOrDefault("paimon-compacting", List.of());
           List<RunFigures> blackhole = bySystem.getOrDefault("blackhole", List.of());
           bySystem.forEach(
               (system, list) ->
@@ -130,13 +134,16 @@ public record Report(
                           spread(list, RunFigures::tailSeconds),
                           paired(
                               list,
-                              paimon,
+                              system.endsWith("-compacting") && !paimonCompacting.isEmpty()
+                                  ? paimonCompacting
+                                  : paimon,
                               (a, b) -> a.endToEndRowsPerSec() / b.endToEndRowsPerSec()),
                           paired(
                               list,
                               blackhole,
                               (a, b) -> a.endToEndRowsPerSec() / b.endToEndRowsPerSec()),
-                          list.stream().allMatch(RunFigures::leakFree))));
+                          list.stream().allMatch(RunFigures::leakFree),
+                          list.get(list.size() - 1).filesLeft())));
         });
     return rows;
   }
@@ -226,6 +233,7 @@ public record Report(
             .append(" |\n");
       }
       md.append('\n');
+      appendFilesLeft(md, variant);
     }
     if (!failures.isEmpty()) {
       md.append("## Failed runs\n\n| variant | system | repeat | reason |\n|---|---|---|---|\n");
@@ -246,11 +254,29 @@ public record Report(
             + " and 90 % of its rows (back-pressured by the sink); CPU = process CPU of all threads"
             + " over the same window; CPU above source = minus the blackhole's, repeat by repeat;"
             + " tail = source's last row → job end; ratios are taken repeat by repeat (runs of a"
-            + " repeat ran back to back). Leak check: writer pools report no pages out and heap"
+            + " repeat ran back to back); a compacting system's vs Paimon is against"
+            + " paimon-compacting when that ran. Leak check: writer pools report no pages out and heap"
             + " after full GC within "
             + (RunOne.LEAK_MARGIN_BYTES >> 20)
             + " MiB of its level after the warm-up job.\n");
     return md.toString();
+  }
+
+  /** One line per table-writing system of {@code variant}: what its last repeat left on disk. */
+  private void appendFilesLeft(StringBuilder md, String variant) {
+    List<String> lines = new ArrayList<>();
+    for (Row row : summary) {
+      if (row.variant().equals(variant) && row.filesLeft() != null && !row.filesLeft().isEmpty()) {
+        List<String> counts = new ArrayList<>();
+        row.filesLeft().forEach((name, count) -> counts.add(name + " " + count));
+        lines.add("- " + row.system() + ": " + String.join(", ", counts) + "\n");
+      }
+    }
+    if (!lines.isEmpty()) {
+      md.append("Files left in the table after the last repeat:\n\n");
+      lines.forEach(md::append);
+      md.append('\n');
+    }
   }
 
   private static String cell(Spread spread, String format) {

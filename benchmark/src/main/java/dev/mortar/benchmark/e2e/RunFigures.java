@@ -1,5 +1,7 @@
 package dev.mortar.benchmark.e2e;
 
+import java.util.Map;
+
 /**
  * The figures of one measured job, as printed by {@link RunOne} (one JSON line) and collected by
  * the {@link Harness}.
@@ -19,6 +21,7 @@ package dev.mortar.benchmark.e2e;
  * @param heapAfterBytes heap after a full GC once the measured job ended
  * @param poolBytesOut bytes still held by Mortar's page pools after the job (-1: not a Mortar run)
  * @param leakFree {@code poolBytesOut <= 0} and heap growth within {@code leakMarginBytes}
+ * @param filesLeft what the job left in its table, by name ({@link SystemUnderTest#filesLeft})
  */
 public record RunFigures(
     String system,
@@ -47,4 +50,5 @@ public record RunFigures(
     long heapAfterBytes,
     long leakMarginBytes,
     long poolBytesOut,
-    boolean leakFree) {}
+    boolean leakFree,
+    Map<String, Long> filesLeft) {}

@@ -2,6 +2,7 @@ package dev.mortar.benchmark.e2e;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * One system's run in its own JVM (started by the {@link Harness}): a warm-up job, then the
@@ -57,6 +58,7 @@ public final class RunOne {
 
       long peakHeap = ProcessMeters.heapPeakBytes();
       long bytesOnDisk = TableFiles.bytesOnDisk(table);
+      Map<String, Long> filesLeft = spec.system().filesLeft(table);
       long poolBytesOut = JobMetrics.poolBytesOut();
       long heapAfter = ProcessMeters.heapAfterFullGc();
       // Tasks of a finished job release their memory asynchronously: give them up to 5 s.
@@ -64,7 +66,8 @@ public final class RunOne {
         Thread.sleep(500);
         heapAfter = ProcessMeters.heapAfterFullGc();
       }
-      return figures(spec, timeline, peakHeap, bytesOnDisk, heapBaseline, heapAfter, poolBytesOut);
+      return figures(
+          spec, timeline, peakHeap, bytesOnDisk, filesLeft, heapBaseline, heapAfter, poolBytesOut);
     } finally {
       TableFiles.deleteRecursively(root);
     }
@@ -75,6 +78,7 @@ public final class RunOne {
       JobTimeline timeline,
       long peakHeap,
       long bytesOnDisk,
+      Map<String, Long> filesLeft,
       long heapBaseline,
       long heapAfter,
       long poolBytesOut) {
@@ -118,6 +122,7 @@ public final class RunOne {
         heapAfter,
         LEAK_MARGIN_BYTES,
         poolBytesOut,
-        leakFree);
+        leakFree,
+        filesLeft);
   }
 }

@@ -1,8 +1,10 @@
 package dev.mortar.benchmark.e2e;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.flink.table.api.TableEnvironment;
 
@@ -12,39 +14,71 @@ import org.apache.flink.table.api.TableEnvironment;
  * <ul>
  *   <li>{@link #BLACKHOLE}: Flink's blackhole connector, the source's own limit.
  *   <li>{@link #MORTAR_AVRO}, {@link #MORTAR_PARQUET}: Mortar's {@code 'connector' = 'mortar'} with
- *       Avro or Parquet log blocks, {@code buckets} file groups.
+ *       Avro or Parquet log blocks, {@code buckets} file groups, no compaction (write-only, as
+ *       {@link #PAIMON}).
  *   <li>{@link #MORTAR_AVRO_NO_META}: Mortar with Avro blocks and {@code
  *       'hoodie.populate.meta.fields' = 'false'} (records without Hudi's five meta fields; not in
  *       the default systems).
  *   <li>{@link #MORTAR_AVRO_OFF_HEAP}: Mortar with Avro blocks and {@code 'buffer.off-heap' =
  *       'true'} (buffer pages outside the Java heap; not in the default systems).
+ *   <li>{@link #MORTAR_AVRO_COMPACTING}: the production configuration, Avro blocks and compaction
+ *       in the job every 5 delta commits (not in the default systems).
  *   <li>{@link #PAIMON}: Apache Paimon's primary-key table with fixed buckets, {@code write-only},
  *       snappy and {@code write-buffer-spillable = false}: the options of the Hudi 1.1 vs Paimon
  *       comparison ("as the blog ran it" in shared/spec/benchmark-workload.md).
+ *   <li>{@link #PAIMON_COMPACTING}: the same table without {@code write-only}, so that Paimon's
+ *       writer compacts its sorted runs as it writes (its default; not in the default systems).
  * </ul>
  *
  * Mortar and Paimon write to a fresh directory on local disk per job.
  */
 public enum SystemUnderTest {
-  BLACKHOLE(null),
-  MORTAR_AVRO("'log.block.format' = 'avro'"),
-  MORTAR_PARQUET("'log.block.format' = 'parquet'"),
+  BLACKHOLE(Connector.BLACKHOLE, ""),
+  MORTAR_AVRO(
+      Connector.MORTAR, "'log.block.format' = 'avro', 'compaction.schedule.enabled' = 'false'"),
+  MORTAR_PARQUET(
+      Connector.MORTAR, "'log.block.format' = 'parquet', 'compaction.schedule.enabled' = 'false'"),
   MORTAR_AVRO_NO_META(
+      Connector.MORTAR,
       "'log.block.format' = 'avro', 'hoodie.populate.meta.fields' = 'false',"
           + " 'compaction.schedule.enabled' = 'false'"),
-  MORTAR_AVRO_OFF_HEAP("'log.block.format' = 'avro', 'buffer.off-heap' = 'true'"),
-  PAIMON(null);
+  MORTAR_AVRO_OFF_HEAP(
+      Connector.MORTAR,
+      "'log.block.format' = 'avro', 'buffer.off-heap' = 'true',"
+          + " 'compaction.schedule.enabled' = 'false'"),
+  MORTAR_AVRO_COMPACTING(
+      Connector.MORTAR,
+      "'log.block.format' = 'avro', 'compaction.schedule.enabled' = 'true',"
+          + " 'compaction.delta-commits' = '5'"),
+  PAIMON(Connector.PAIMON, ", 'write-only' = 'true'"),
+  PAIMON_COMPACTING(Connector.PAIMON, "");
 
   private static final String SINK = "workload_sink";
 
   /**
-   * A Mortar system's table options besides path and buckets; null for the other sinks (so a new
-   * Mortar system is one constant, with nothing to add to {@link #createSink}).
+   * Where a Paimon system's table lies in its warehouse: database {@code default}, {@link #SINK}.
    */
-  private final String mortarOptions;
+  private static final String PAIMON_TABLE_DIR = "default.db/" + SINK;
 
-  SystemUnderTest(String mortarOptions) {
-    this.mortarOptions = mortarOptions;
+  /** The Flink connector a system writes through. */
+  private enum Connector {
+    BLACKHOLE,
+    MORTAR,
+    PAIMON
+  }
+
+  private final Connector connector;
+
+  /**
+   * The system's own table options: for Mortar every option besides path and buckets; for Paimon
+   * what is appended to the bucket and file options all Paimon systems share. So a new system is
+   * one constant, with nothing to add to {@link #createSink}.
+   */
+  private final String options;
+
+  SystemUnderTest(Connector connector, String options) {
+    this.connector = connector;
+    this.options = options;
   }
 
   /** Parses the flag spelling ({@link #flagName()}), ignoring case. */
@@ -72,7 +106,19 @@ public enum SystemUnderTest {
 
   /** True for the sinks that write a table to disk. */
   public boolean writesTable() {
-    return this != BLACKHOLE;
+    return connector != Connector.BLACKHOLE;
+  }
+
+  /**
+   * What the system's job left in {@code tableDir}, by name: Hudi's log and base files and timeline
+   * for Mortar, data files and sorted runs for Paimon; empty for the blackhole.
+   */
+  public Map<String, Long> filesLeft(Path tableDir) throws IOException {
+    return switch (connector) {
+      case BLACKHOLE -> Map.of();
+      case MORTAR -> HudiTableFiles.count(tableDir).asMap();
+      case PAIMON -> PaimonTableFiles.count(tableDir.resolve(PAIMON_TABLE_DIR)).asMap();
+    };
   }
 
   /**
@@ -83,22 +129,7 @@ public enum SystemUnderTest {
    */
   public String createSink(TableEnvironment env, Workload workload, Path tableDir, int buckets) {
     String columns = workload.sinkColumns() + ", PRIMARY KEY (`item_id`) NOT ENFORCED";
-    if (mortarOptions != null) {
-      env.executeSql(
-          "CREATE TEMPORARY TABLE "
-              + SINK
-              + " ("
-              + columns
-              + ") WITH ('connector' = 'mortar', 'path' = '"
-              + tableDir.toUri()
-              + "', 'buckets' = '"
-              + buckets
-              + "', "
-              + mortarOptions
-              + ")");
-      return SINK;
-    }
-    switch (this) {
+    switch (connector) {
       case BLACKHOLE -> {
         env.executeSql(
             "CREATE TEMPORARY TABLE "
@@ -121,11 +152,27 @@ public enum SystemUnderTest {
                 + columns
                 + ") WITH ('bucket' = '"
                 + buckets
-                + "', 'write-only' = 'true', 'file.compression' = 'snappy',"
-                + " 'write-buffer-spillable' = 'false')");
+                + "', 'file.compression' = 'snappy', 'write-buffer-spillable' = 'false'"
+                + options
+                + ")");
         return table;
       }
-      default -> throw new AssertionError(this);
+      case MORTAR -> {
+        env.executeSql(
+            "CREATE TEMPORARY TABLE "
+                + SINK
+                + " ("
+                + columns
+                + ") WITH ('connector' = 'mortar', 'path' = '"
+                + tableDir.toUri()
+                + "', 'buckets' = '"
+                + buckets
+                + "', "
+                + options
+                + ")");
+        return SINK;
+      }
+      default -> throw new AssertionError(connector);
     }
   }
 }

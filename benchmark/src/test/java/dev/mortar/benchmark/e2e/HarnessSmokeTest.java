@@ -52,6 +52,8 @@ class HarnessSmokeTest {
       }
       if (!run.get("system").asText().equals("blackhole")) {
         assertThat(run.get("bytesOnDisk").asLong()).as(run.toString()).isPositive();
+        String written = run.get("system").asText().equals("paimon") ? "data files" : "log files";
+        assertThat(run.get("filesLeft").get(written).asLong()).as(run.toString()).isPositive();
       }
     }
     assertThat(ran).containsExactlyElementsOf(systems);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The report's summary: spreads over repeats and ratios taken repeat by repeat. */
@@ -34,7 +35,25 @@ class ReportTest {
     assertThat(report.markdown())
         .contains("## schema1 P=1")
         .contains("| mortar-avro | 300 [200–400] |")
-        .contains("3.00× [2.00×–4.00×]");
+        .contains("3.00× [2.00×–4.00×]")
+        .contains("- mortar-avro: log files 12\n", "- paimon: log files 12\n")
+        .doesNotContain("- blackhole");
+  }
+
+  @Test
+  void pairsCompactingSystemsWithCompactingPaimon() {
+    List<ChildJvm.Outcome> outcomes =
+        List.of(
+            outcome("mortar-avro", 0, 300, 5),
+            outcome("mortar-avro-compacting", 0, 200, 5),
+            outcome("paimon", 0, 100, 9),
+            outcome("paimon-compacting", 0, 50, 9));
+
+    List<Report.Row> rows = Report.of("test", List.of(), outcomes).summary();
+
+    assertThat(rows.get(0).vsPaimon()).isEqualTo(new Spread(3, 3, 3, 1));
+    assertThat(rows.get(1).vsPaimon()).isEqualTo(new Spread(4, 4, 4, 1));
+    assertThat(rows.get(3).vsPaimon()).isEqualTo(new Spread(1, 1, 1, 1));
   }
 
   @Test
@@ -82,7 +101,8 @@ class ReportTest {
             1,
             1,
             0,
-            true);
+            true,
+            system.equals("blackhole") ? Map.of() : Map.of("log files", 10L + repeat));
     return new ChildJvm.Outcome(spec, figures, null, Path.of("log"));
   }
 
