@@ -1,13 +1,7 @@
 package dev.mortar.writer.compaction;
 
+import dev.mortar.writer.service.BackgroundService;
 import dev.mortar.writer.table.HudiTable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import javax.annotation.Nullable;
-import org.apache.flink.util.concurrent.ExecutorThreadFactory;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
@@ -22,14 +16,10 @@ import org.apache.hadoop.fs.FileSystem;
  * fails the next {@link #afterCommit}.
  */
 public final class CompactionScheduler implements AutoCloseable {
-  private static final long CLOSE_TIMEOUT_SECONDS = 60;
-
   private final HudiTable table;
   private final CompactionPlanner planner;
-  private final ExecutorService executor;
+  private final BackgroundService service = new BackgroundService("mortar-compaction-planner");
   private final Runnable onPlanWritten;
-  @Nullable private Future<?> running;
-  @Nullable private String runningInstant;
 
   /**
    * @param onPlanWritten called on the planning thread after a plan has been published
@@ -39,49 +29,26 @@ public final class CompactionScheduler implements AutoCloseable {
     this.table = table;
     this.onPlanWritten = onPlanWritten;
     this.planner = new CompactionPlanner(fs, table.basePath(), table.timeline(), deltaCommits);
-    this.executor =
-        Executors.newSingleThreadExecutor(new ExecutorThreadFactory("mortar-compaction-planner"));
   }
 
   /** Starts planning a compaction at a new instant unless a planning is still running. */
   public void afterCommit() {
-    if (running != null) {
-      if (!running.isDone()) {
-        return;
-      }
-      awaitRunning();
+    if (service.isBusy()) {
+      return;
     }
     String instant = table.timeline().newInstantTime();
-    runningInstant = instant;
-    running =
-        executor.submit(
-            () -> {
-              if (!planner.planAt(instant).isEmpty()) {
-                onPlanWritten.run();
-              }
-            });
+    service.startUnlessRunning(
+        "planning compaction " + instant + " of table " + table.basePath(),
+        () -> {
+          if (!planner.planAt(instant).isEmpty()) {
+            onPlanWritten.run();
+          }
+        });
   }
 
   /** Waits until a running planning is done; throws if it failed. */
   public void awaitPlanning() {
-    if (running != null) {
-      awaitRunning();
-    }
-  }
-
-  private void awaitRunning() {
-    try {
-      running.get();
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(
-          "planning compaction " + runningInstant + " of table " + table.basePath() + " failed",
-          e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while planning compaction " + runningInstant, e);
-    } finally {
-      running = null;
-    }
+    service.awaitIdle();
   }
 
   /**
@@ -90,13 +57,6 @@ public final class CompactionScheduler implements AutoCloseable {
    */
   @Override
   public void close() throws InterruptedException {
-    executor.shutdown();
-    if (!executor.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      executor.shutdownNow();
-      return;
-    }
-    if (running != null) {
-      awaitRunning();
-    }
+    service.close();
   }
 }

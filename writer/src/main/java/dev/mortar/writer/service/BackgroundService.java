@@ -1,0 +1,81 @@
+package dev.mortar.writer.service;
+
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+
+/**
+ * One table service's thread beside an operator (planning compactions, cleaning): runs at most one
+ * job at a time, so the operator's thread never waits for a listing or a delete. A job started
+ * while one runs is skipped (the next start catches up); a failed job fails the next {@link
+ * #startUnlessRunning}, {@link #awaitIdle} or {@link #close}, naming what failed.
+ */
+public final class BackgroundService implements AutoCloseable {
+  private static final long CLOSE_TIMEOUT_SECONDS = 60;
+
+  private final ExecutorService executor;
+  @Nullable private Future<?> running;
+  @Nullable private String runningWhat;
+
+  /**
+   * @param threadName the thread's name, e.g. {@code mortar-cleaner}
+   */
+  public BackgroundService(String threadName) {
+    this.executor = Executors.newSingleThreadExecutor(new ExecutorThreadFactory(threadName));
+  }
+
+  /** Whether a job is running now. */
+  public boolean isBusy() {
+    return running != null && !running.isDone();
+  }
+
+  /**
+   * Starts {@code job} unless a job is still running; throws if the last job failed.
+   *
+   * @param what the job in words, for the error should it fail
+   * @return whether the job was started
+   */
+  public boolean startUnlessRunning(String what, Runnable job) {
+    if (running != null) {
+      if (!running.isDone()) {
+        return false;
+      }
+      awaitIdle();
+    }
+    runningWhat = what;
+    running = executor.submit(job);
+    return true;
+  }
+
+  /** Waits until a running job is done; throws if it failed. */
+  public void awaitIdle() {
+    if (running == null) {
+      return;
+    }
+    try {
+      running.get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(runningWhat + " failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for " + runningWhat, e);
+    } finally {
+      running = null;
+    }
+  }
+
+  /** Lets a running job finish, then stops; throws if that job failed. */
+  @Override
+  public void close() throws InterruptedException {
+    executor.shutdown();
+    if (!executor.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      executor.shutdownNow();
+      return;
+    }
+    awaitIdle();
+  }
+}
