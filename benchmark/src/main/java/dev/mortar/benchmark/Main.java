@@ -17,6 +17,7 @@ public final class Main {
       case "jmh" -> org.openjdk.jmh.Main.main(rest);
       case "quickstart" -> dev.mortar.benchmark.quickstart.QuickStart.main(rest);
       case "e2e" -> dev.mortar.benchmark.e2e.Harness.main(rest);
+      case "compaction" -> dev.mortar.benchmark.compaction.CompactionBenchmark.main(rest);
       default -> {
         System.out.println("usage: java -jar mortar-benchmarks.jar <command> [args]");
         System.out.println(
@@ -25,6 +26,8 @@ public final class Main {
             "  quickstart [flags]  DataGen upserts into a fresh local MOR table, read back by Hudi");
         System.out.println(
             "  e2e [flags]         the end-to-end upsert benchmark (--help lists the flags)");
+        System.out.println(
+            "  compaction [flags]  Mortar's compactor against Hudi's Java client (--help: flags)");
         if (!command.equals("help")) {
           System.exit(2);
         }
