@@ -18,6 +18,7 @@ public final class Main {
       case "quickstart" -> dev.mortar.benchmark.quickstart.QuickStart.main(rest);
       case "e2e" -> dev.mortar.benchmark.e2e.Harness.main(rest);
       case "readcost" -> dev.mortar.benchmark.readcost.ReadCostBenchmark.main(rest);
+      case "compaction" -> dev.mortar.benchmark.compaction.CompactionBenchmark.main(rest);
       default -> {
         System.out.println("usage: java -jar mortar-benchmarks.jar <command> [args]");
         System.out.println(
@@ -28,6 +29,7 @@ public final class Main {
             "  e2e [flags]         the end-to-end upsert benchmark (--help lists the flags)");
         System.out.println(
             "  readcost [flags]    Hudi's read time of a table written with and without compaction");
+            "  compaction [flags]  Mortar's compactor against Hudi's Java client (--help: flags)");
         if (!command.equals("help")) {
           System.exit(2);
         }
