@@ -95,9 +95,7 @@ public final class BaseFileWriter implements Closeable {
   }
 
   private static Binary meta(BinaryRowData stored, int position) {
-    return stored.isNullAt(position)
-        ? null
-        : Binary.fromConstantByteArray(stored.getString(position).toBytes());
+    return stored.isNullAt(position) ? null : ParquetBinaries.of(stored.getString(position));
   }
 
   /** Closes the file with its footer; returns the rows written and the file's size. */

@@ -40,8 +40,7 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
   private final MessageType parquetSchema;
   private final String avroSchemaJson;
   private final boolean metaFields;
-  private final FieldWriter[] fieldWriters;
-  private final RowData.FieldGetter[] getters;
+  private final ColumnWriter[] columnWriters;
   private final String[] names;
   private final Binary[] metaValues = new Binary[AvroSchemas.META_FIELDS.size()];
   private RecordConsumer consumer;
@@ -51,6 +50,12 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
   @FunctionalInterface
   private interface FieldWriter {
     void write(RecordConsumer consumer, Object value);
+  }
+
+  /** Writes the non-null value at a position of a row, unboxed where the type allows. */
+  @FunctionalInterface
+  private interface ColumnWriter {
+    void write(RecordConsumer consumer, RowData row, int position);
   }
 
   RowDataWriteSupport(
@@ -72,13 +77,10 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
     }
     int dot = avroRecordName.lastIndexOf('.');
     this.parquetSchema = message.named(avroRecordName.substring(dot + 1));
-    this.fieldWriters = new FieldWriter[fields.size()];
-    this.getters = new RowData.FieldGetter[fields.size()];
+    this.columnWriters = new ColumnWriter[fields.size()];
     this.names = new String[fields.size()];
     for (int i = 0; i < fields.size(); i++) {
-      LogicalType type = fields.get(i).getType();
-      fieldWriters[i] = writerFor(type);
-      getters[i] = RowData.createFieldGetter(type, i);
+      columnWriters[i] = columnWriterFor(fields.get(i).getType(), i);
       names[i] = fields.get(i).getName();
     }
   }
@@ -125,8 +127,43 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
         consumer.endField(name, index);
       }
     }
-    writeFields(consumer, row, getters, fieldWriters, names, index);
+    for (int i = 0; i < columnWriters.length; i++) {
+      if (!row.isNullAt(i)) {
+        consumer.startField(names[i], index + i);
+        columnWriters[i].write(consumer, row, i);
+        consumer.endField(names[i], index + i);
+      }
+    }
     consumer.endMessage();
+  }
+
+  /** The writer of a top-level column: primitives and strings straight from the row. */
+  private static ColumnWriter columnWriterFor(LogicalType type, int position) {
+    switch (type.getTypeRoot()) {
+      case BOOLEAN:
+        return (c, row, i) -> c.addBoolean(row.getBoolean(i));
+      case TINYINT:
+        return (c, row, i) -> c.addInteger(row.getByte(i));
+      case SMALLINT:
+        return (c, row, i) -> c.addInteger(row.getShort(i));
+      case INTEGER:
+      case DATE:
+      case TIME_WITHOUT_TIME_ZONE:
+        return (c, row, i) -> c.addInteger(row.getInt(i));
+      case BIGINT:
+        return (c, row, i) -> c.addLong(row.getLong(i));
+      case FLOAT:
+        return (c, row, i) -> c.addFloat(row.getFloat(i));
+      case DOUBLE:
+        return (c, row, i) -> c.addDouble(row.getDouble(i));
+      case CHAR:
+      case VARCHAR:
+        return (c, row, i) -> c.addBinary(ParquetBinaries.of(row.getString(i)));
+      default:
+        RowData.FieldGetter getter = RowData.createFieldGetter(type, position);
+        FieldWriter writer = writerFor(type);
+        return (c, row, i) -> writer.write(c, getter.getFieldOrNull(row));
+    }
   }
 
   private static void writeFields(
@@ -248,7 +285,7 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
         return (c, v) -> c.addDouble((Double) v);
       case CHAR:
       case VARCHAR:
-        return (c, v) -> c.addBinary(Binary.fromConstantByteArray(((StringData) v).toBytes()));
+        return (c, v) -> c.addBinary(ParquetBinaries.of((StringData) v));
       case BINARY:
       case VARBINARY:
         return (c, v) -> c.addBinary(Binary.fromConstantByteArray((byte[]) v));
