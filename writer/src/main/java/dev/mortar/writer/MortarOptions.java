@@ -96,6 +96,15 @@ public final class MortarOptions {
   public static final ConfigOption<Integer> COMPACTION_DELTA_COMMITS =
       WriterOptions.COMPACTION_DELTA_COMMITS;
 
+  /** Whether the committer archives old instants (the writer module's option). */
+  public static final ConfigOption<Boolean> ARCHIVE_ENABLED = WriterOptions.ARCHIVE_ENABLED;
+
+  /** Completed commits an archival leaves active (the writer module's option). */
+  public static final ConfigOption<Integer> ARCHIVE_MIN_COMMITS = WriterOptions.ARCHIVE_MIN_COMMITS;
+
+  /** Completed commits beyond which an archival runs (the writer module's option). */
+  public static final ConfigOption<Integer> ARCHIVE_MAX_COMMITS = WriterOptions.ARCHIVE_MAX_COMMITS;
+
   /** Every option, in the order the README lists them. */
   public static List<ConfigOption<?>> all() {
     return List.of(
@@ -121,6 +130,9 @@ public final class MortarOptions {
         COMPACTION_DELTA_COMMITS,
         COMPACTION_ASYNC_ENABLED,
         COMPACTION_TASKS,
-        COMPACTION_MEMORY);
+        COMPACTION_MEMORY,
+        ARCHIVE_ENABLED,
+        ARCHIVE_MIN_COMMITS,
+        ARCHIVE_MAX_COMMITS);
   }
 }

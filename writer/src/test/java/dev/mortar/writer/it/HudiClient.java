@@ -63,6 +63,21 @@ final class HudiClient {
     }
   }
 
+  /**
+   * Runs Hudi's archiver once, keeping {@code minCommits} to {@code maxCommits} completed commits
+   * in the active timeline (and a cleaner that retains fewer, as Hudi requires).
+   */
+  static void archive(String path, int minCommits, int maxCommits) throws Exception {
+    HoodieArchivalConfig archival =
+        HoodieArchivalConfig.newBuilder()
+            .withAutoArchive(false)
+            .archiveCommitsWith(minCommits, maxCommits)
+            .build();
+    try (HoodieJavaWriteClient<?> client = client(path, 1, archival, minCommits - 1)) {
+      client.archive();
+    }
+  }
+
   static List<String> pendingCompactions(String path) {
     List<String> pending = new ArrayList<>();
     metaClient(path)
@@ -78,6 +93,19 @@ final class HudiClient {
   }
 
   private static HoodieJavaWriteClient<?> client(String path, int deltaCommitsPerCompaction)
+      throws Exception {
+    return client(
+        path,
+        deltaCommitsPerCompaction,
+        HoodieArchivalConfig.newBuilder().withAutoArchive(false).build(),
+        Integer.parseInt(HoodieCleanConfig.CLEANER_COMMITS_RETAINED.defaultValue()));
+  }
+
+  private static HoodieJavaWriteClient<?> client(
+      String path,
+      int deltaCommitsPerCompaction,
+      HoodieArchivalConfig archival,
+      int cleanerCommitsRetained)
       throws Exception {
     HoodieTableMetaClient metaClient = metaClient(path);
     String schema = new TableSchemaResolver(metaClient).getTableAvroSchema(false).toString();
@@ -105,8 +133,9 @@ final class HudiClient {
                     .withAutoClean(false)
                     .withCleanerPolicy(HoodieCleaningPolicy.KEEP_LATEST_FILE_VERSIONS)
                     .retainFileVersions(1)
+                    .retainCommits(cleanerCommitsRetained)
                     .build())
-            .withArchivalConfig(HoodieArchivalConfig.newBuilder().withAutoArchive(false).build())
+            .withArchivalConfig(archival)
             .build();
     return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConf()), config);
   }
