@@ -12,6 +12,11 @@ import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieArchivedTimeline;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.parquet.avro.AvroParquetReader;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -23,6 +28,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+/**
+ * Archival of the active timeline, judged by Hudi 1.1.1. {@link #hudiArchiverLayout} runs Hudi's
+ * own archiver on a Mortar table and logs what it writes (the facts of rfc/0006, "Archived (LSM)
+ * timeline"). {@link #mortarArchivesWhatHudiReads} runs a long compacting job with Mortar's
+ * archiver at its defaults: the active timeline stays bounded, Hudi's archived timeline lists the
+ * archived instants with their completion times and commit metadata, files older than the active
+ * timeline still read, and Hudi's client compacts, cleans and archives on top with the read exact.
+ */
 class ArchivalITCase {
   private static final Logger LOG = LoggerFactory.getLogger(ArchivalITCase.class);
 
@@ -85,6 +98,90 @@ class ArchivalITCase {
     }
     job.verify(all);
     assertThat(files(history)).isNotEmpty();
+  }
+
+  @Test
+  void mortarArchivesWhatHudiReads() throws Exception {
+    long seed = Seeds.seed("ArchivalITCase");
+    LOG.info("seed {}", seed);
+    SinkJob job =
+        SinkJob.at(dir.resolve("t").toUri().toString())
+            .parallelism(2)
+            .partitioned(true)
+            .buckets(2)
+            .perCheckpoint(10)
+            .compactEvery(2)
+            .build();
+    Changelog all = Changelog.random(seed, 1300, 150, 100, 30).withoutStaleChangesAfterDeletes();
+    Changelog first = all.slice(0, 1200);
+    job.runDataStream(first);
+    Path timeline = dir.resolve("t/.hoodie/timeline");
+    HoodieTableMetaClient metaClient = HudiClient.metaClient(job.path());
+    HoodieTimeline active = metaClient.getActiveTimeline().getCommitsTimeline();
+    int activeCommits = active.filterCompletedInstants().countInstants();
+    LOG.info(
+        "active completed commits {}, history {}",
+        activeCommits,
+        listing(timeline.resolve("history")));
+    assertThat(activeCommits)
+        .as("completed commits left active (archive.max-commits 50, one run behind), seed %s", seed)
+        .isBetween(40, 60);
+    assertThat(active.filter(i -> !i.isCompleted()).countInstants()).as("pending").isZero();
+
+    HoodieArchivedTimeline archived = metaClient.getArchivedTimeline();
+    archived.loadCompletedInstantDetailsInMemory();
+    List<HoodieInstant> archivedInstants = archived.getInstants();
+    assertThat(archivedInstants).as("archived instants, seed %s", seed).hasSizeGreaterThan(20);
+    String activeStart = active.firstInstant().get().requestedTime();
+    for (HoodieInstant instant : archivedInstants) {
+      assertThat(instant.isCompleted()).as("%s completed", instant).isTrue();
+      assertThat(instant.getCompletionTime()).as("completion of %s", instant).isNotNull();
+      assertThat(instant.getCompletionTime()).isGreaterThan(instant.requestedTime());
+      assertThat(instant.requestedTime())
+          .as("%s before the active timeline", instant)
+          .isLessThan(activeStart);
+      assertThat(instant.getAction()).isIn("deltacommit", "commit");
+      HoodieCommitMetadata metadata = archived.readCommitMetadata(instant);
+      assertThat(metadata.getPartitionToWriteStats()).as("write stats of %s", instant).isNotEmpty();
+    }
+    assertThat(archivedInstants.stream().map(HoodieInstant::getAction).distinct())
+        .containsExactlyInAnyOrder("deltacommit", "commit");
+
+    List<String> olderLogs = logsBefore(dir.resolve("t"), activeStart);
+    LOG.info("{} log file(s) of archived delta commits", olderLogs.size());
+    assertThat(olderLogs)
+        .as("log files older than the active timeline, seed %s", seed)
+        .isNotEmpty();
+    job.verify(first);
+
+    Changelog second = all.slice(1200, 1300);
+    job.toBuilder().compactEvery(0).build().runDataStream(second);
+    assertThat(HudiClient.scheduleAndCompact(job.path()).isPresent())
+        .as("Hudi compacts the table Mortar archived, seed %s", seed)
+        .isTrue();
+    HudiClient.cleanToLatestVersion(job.path());
+    job.verify(all);
+    HudiClient.archive(job.path(), 4, 6);
+    HoodieArchivedTimeline afterHudi = HudiClient.metaClient(job.path()).getArchivedTimeline();
+    assertThat(afterHudi.getInstants().stream().map(HoodieInstant::requestedTime))
+        .as("Hudi's archiver keeps what Mortar archived, seed %s", seed)
+        .containsAll(archivedInstants.stream().map(HoodieInstant::requestedTime).toList());
+    job.verify(all);
+  }
+
+  /** Log files below {@code base} whose delta commit is older than {@code activeStart}. */
+  private static List<String> logsBefore(Path base, String activeStart) throws IOException {
+    try (Stream<Path> files = Files.walk(base)) {
+      return files
+          .map(file -> file.getFileName().toString())
+          .filter(name -> name.contains(".log.") && !name.endsWith(".crc"))
+          .filter(
+              name ->
+                  name.substring(name.indexOf('_') + 1, name.indexOf(".log."))
+                          .compareTo(activeStart)
+                      < 0)
+          .toList();
+    }
   }
 
   private static Object size(Object bytes) {
