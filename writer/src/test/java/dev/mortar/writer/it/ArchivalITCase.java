@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
@@ -61,43 +62,73 @@ class ArchivalITCase {
     LOG.info("after: {}", listing(timeline));
     Path history = timeline.resolve("history");
     LOG.info("history: {}", listing(history));
-    for (Path file : files(history)) {
-      String name = file.getFileName().toString();
-      if (name.startsWith("manifest_") || name.equals("_version_")) {
-        LOG.info("{}:\n{}", name, Files.readString(file, StandardCharsets.UTF_8));
-      } else if (name.endsWith(".parquet")) {
-        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(file.toUri());
-        try (ParquetFileReader reader =
-            ParquetFileReader.open(HadoopInputFile.fromPath(p, new Configuration()))) {
-          ParquetMetadata footer = reader.getFooter();
-          LOG.info(
-              "{}: schema {}\nkv {}\nrowgroups {} created by {}",
-              name,
-              footer.getFileMetaData().getSchema(),
-              footer.getFileMetaData().getKeyValueMetaData(),
-              footer.getBlocks().size(),
-              footer.getFileMetaData().getCreatedBy());
-          footer.getBlocks().get(0).getColumns().forEach(c -> LOG.info("  column {}", c));
-        }
-        try (ParquetReader<GenericRecord> records =
-            AvroParquetReader.<GenericRecord>builder(
-                    HadoopInputFile.fromPath(p, new Configuration()))
-                .build()) {
-          for (GenericRecord r = records.read(); r != null; r = records.read()) {
-            LOG.info(
-                "  record {} {} {} metadata {} plan {} version {}",
-                r.get("instantTime"),
-                r.get("completionTime"),
-                r.get("action"),
-                size(r.get("metadata")),
-                size(r.get("plan")),
-                r.get("version"));
-          }
-        }
+    List<String> names =
+        files(history).stream()
+            .map(f -> f.getFileName().toString())
+            .filter(name -> !name.endsWith(".crc"))
+            .toList();
+    assertThat(names).hasSize(3).contains("_version_", "manifest_1");
+    String dataFile = names.get(0);
+    assertThat(dataFile).as("the one data file of layer 0").matches("\\d{17}_\\d{17}_0\\.parquet");
+    assertThat(Files.readString(history.resolve("_version_"))).isEqualTo("1");
+    String manifest = Files.readString(history.resolve("manifest_1"));
+    LOG.info("manifest_1:\n{}", manifest);
+    assertThat(manifest)
+        .isEqualTo(
+            "{\n  \"files\" : [ {\n    \"fileName\" : \""
+                + dataFile
+                + "\",\n    \"fileLen\" : "
+                + Files.size(history.resolve(dataFile))
+                + "\n  } ]\n}");
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(history.resolve(dataFile).toUri());
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(HadoopInputFile.fromPath(p, new Configuration()))) {
+      ParquetMetadata footer = reader.getFooter();
+      LOG.info(
+          "{}: schema {}\nkv {}\nrowgroups {} created by {}",
+          dataFile,
+          footer.getFileMetaData().getSchema(),
+          footer.getFileMetaData().getKeyValueMetaData(),
+          footer.getBlocks().size(),
+          footer.getFileMetaData().getCreatedBy());
+      footer.getBlocks().get(0).getColumns().forEach(c -> LOG.info("  column {}", c));
+      assertThat(footer.getFileMetaData().getKeyValueMetaData())
+          .as("the footer Mortar's archiver writes too")
+          .containsEntry("parquet.avro.schema", mortarArchiveSchema())
+          .containsEntry("writer.model.name", "avro");
+    }
+    List<String> instants = new ArrayList<>();
+    try (ParquetReader<GenericRecord> records =
+        AvroParquetReader.<GenericRecord>builder(HadoopInputFile.fromPath(p, new Configuration()))
+            .build()) {
+      for (GenericRecord r = records.read(); r != null; r = records.read()) {
+        LOG.info(
+            "  record {} {} {} metadata {} plan {} version {}",
+            r.get("instantTime"),
+            r.get("completionTime"),
+            r.get("action"),
+            size(r.get("metadata")),
+            size(r.get("plan")),
+            r.get("version"));
+        instants.add(r.get("instantTime").toString());
+        assertThat(r.get("action").toString()).isIn("deltacommit", "commit");
+        assertThat(r.get("plan") != null)
+            .as("a plan with %s", r)
+            .isEqualTo(r.get("action").toString().equals("commit"));
+        assertThat(r.get("metadata")).as("metadata of %s", r).isNotNull();
+        assertThat(r.get("version")).isEqualTo(1);
       }
     }
+    assertThat(instants).as("records in requested-time order").isSorted().hasSizeGreaterThan(10);
     job.verify(all);
-    assertThat(files(history)).isNotEmpty();
+  }
+
+  private static String mortarArchiveSchema() throws IOException {
+    try (var in =
+        ArchivalITCase.class.getResourceAsStream(
+            "/dev/mortar/writer/archive/HoodieLSMTimelineInstant.avsc")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+    }
   }
 
   @Test
