@@ -54,7 +54,8 @@ record SinkJob(
     boolean metaFields,
     Deduplication deduplication,
     int compactionDeltaCommits,
-    boolean compactionInJob)
+    boolean compactionInJob,
+    int archiveMaxCommits)
     implements Serializable {
 
   /** The changelog source's uid: fixed, so a savepoint restores into a job of another shape. */
@@ -63,7 +64,7 @@ record SinkJob(
   /**
    * A job on {@code path}: parallelism 1, unpartitioned, last write wins, Avro blocks, 2 buckets,
    * 100 changes per checkpoint, default buffers, no restarts, meta fields, on_read de-duplication,
-   * no compaction plans (when planned, executed in the job).
+   * no compaction plans (when planned, executed in the job), archival at its defaults.
    */
   static Builder at(String path) {
     return new Builder(path);
@@ -83,6 +84,7 @@ record SinkJob(
     builder.deduplication = deduplication;
     builder.compactionDeltaCommits = compactionDeltaCommits;
     builder.compactionInJob = compactionInJob;
+    builder.archiveMaxCommits = archiveMaxCommits;
     return builder;
   }
 
@@ -101,6 +103,7 @@ record SinkJob(
     private Deduplication deduplication = Deduplication.ON_READ;
     private int compactionDeltaCommits;
     private boolean compactionInJob = true;
+    private int archiveMaxCommits;
 
     private Builder(String path) {
       this.path = path;
@@ -167,6 +170,12 @@ record SinkJob(
       return this;
     }
 
+    /** DataStream jobs archive beyond {@code maxCommits} completed commits, down to half. */
+    Builder archiveBeyond(int maxCommits) {
+      this.archiveMaxCommits = maxCommits;
+      return this;
+    }
+
     /** Whether the job executes its compaction plans ('compaction.async.enabled'). */
     Builder compactionInJob(boolean inJob) {
       this.compactionInJob = inJob;
@@ -187,7 +196,8 @@ record SinkJob(
           metaFields,
           deduplication,
           compactionDeltaCommits,
-          compactionInJob);
+          compactionInJob,
+          archiveMaxCommits);
     }
   }
 
@@ -254,6 +264,9 @@ record SinkJob(
     sink.compactionScheduling(compactionDeltaCommits > 0);
     if (compactionDeltaCommits > 0) {
       sink.compactionDeltaCommits(compactionDeltaCommits).compactionInJob(compactionInJob);
+    }
+    if (archiveMaxCommits > 0) {
+      sink.archiveCommits(archiveMaxCommits / 2, archiveMaxCommits);
     }
     if (smallBuffers) {
       sink.pageSize(MemorySize.parse("4kb"))
