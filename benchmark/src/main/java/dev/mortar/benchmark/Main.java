@@ -29,6 +29,7 @@ public final class Main {
             "  e2e [flags]         the end-to-end upsert benchmark (--help lists the flags)");
         System.out.println(
             "  readcost [flags]    Hudi's read time of a table written with and without compaction");
+        System.out.println(
             "  compaction [flags]  Mortar's compactor against Hudi's Java client (--help: flags)");
         if (!command.equals("help")) {
           System.exit(2);

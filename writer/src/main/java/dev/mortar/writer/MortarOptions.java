@@ -103,6 +103,15 @@ public final class MortarOptions {
   public static final ConfigOption<Integer> CLEAN_RETAIN_COMMITS =
       WriterOptions.CLEAN_RETAIN_COMMITS;
 
+  /** Whether the committer archives old instants (the writer module's option). */
+  public static final ConfigOption<Boolean> ARCHIVE_ENABLED = WriterOptions.ARCHIVE_ENABLED;
+
+  /** Completed commits an archival leaves active (the writer module's option). */
+  public static final ConfigOption<Integer> ARCHIVE_MIN_COMMITS = WriterOptions.ARCHIVE_MIN_COMMITS;
+
+  /** Completed commits beyond which an archival runs (the writer module's option). */
+  public static final ConfigOption<Integer> ARCHIVE_MAX_COMMITS = WriterOptions.ARCHIVE_MAX_COMMITS;
+
   /** Every option, in the order the README lists them. */
   public static List<ConfigOption<?>> all() {
     return List.of(
@@ -130,6 +139,9 @@ public final class MortarOptions {
         COMPACTION_TASKS,
         COMPACTION_MEMORY,
         CLEAN_ENABLED,
-        CLEAN_RETAIN_COMMITS);
+        CLEAN_RETAIN_COMMITS,
+        ARCHIVE_ENABLED,
+        ARCHIVE_MIN_COMMITS,
+        ARCHIVE_MAX_COMMITS);
   }
 }

@@ -305,6 +305,18 @@ public final class MortarSink {
       return this;
     }
 
+    public Builder archival(boolean enabled) {
+      options.set(MortarOptions.ARCHIVE_ENABLED, enabled);
+      return this;
+    }
+
+    /** Archive beyond {@code maxCommits} completed commits, down to {@code minCommits}. */
+    public Builder archiveCommits(int minCommits, int maxCommits) {
+      options.set(MortarOptions.ARCHIVE_MIN_COMMITS, minCommits);
+      options.set(MortarOptions.ARCHIVE_MAX_COMMITS, maxCommits);
+      return this;
+    }
+
     /** Prefix of the operators' uids, for jobs with more than one Mortar sink. */
     public Builder uidPrefix(String prefix) {
       uidPrefix = prefix;

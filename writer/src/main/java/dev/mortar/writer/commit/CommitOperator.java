@@ -1,5 +1,7 @@
 package dev.mortar.writer.commit;
 
+import dev.mortar.writer.archive.ArchivalService;
+import dev.mortar.writer.archive.TimelineArchiver;
 import dev.mortar.writer.commit.PendingCommits.Pending;
 import dev.mortar.writer.compaction.CompactionDispatcher;
 import dev.mortar.writer.compaction.CompactionScheduler;
@@ -46,6 +48,9 @@ import org.slf4j.LoggerFactory;
  * downstream: when the operator opens (a restored job's pending plans) and, through the task's
  * mailbox, whenever a new plan has been written. At end of input it waits for a running planning
  * and sends what is pending, so a bounded job ends with its compactions done.
+ *
+ * <p>Then it hands over to the {@link ArchivalService} (unless {@code archive.enabled} is off),
+ * which moves old instants into the archived timeline on a thread of its own.
  */
 public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
     implements OneInputStreamOperator<WriteResult, CompactionTask>, BoundedOneInput {
@@ -62,6 +67,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
   private transient CommitMetrics metrics;
   @Nullable private transient CompactionScheduler compactions;
   @Nullable private transient CompactionDispatcher dispatcher;
+  @Nullable private transient ArchivalService archival;
 
   public CommitOperator(SinkSettings settings) {
     this.settings = settings;
@@ -91,6 +97,16 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
               fs, table, settings.compactionDeltaCommits(), () -> dispatchLater(mailbox));
     } else if (settings.compactionScheduling()) {
       compactions = new CompactionScheduler(fs, table, settings.compactionDeltaCommits(), () -> {});
+    }
+    if (settings.archiveEnabled()) {
+      archival =
+          new ArchivalService(
+              new TimelineArchiver(
+                  fs,
+                  timeline.timelineDir(),
+                  timeline.tempDir(),
+                  settings.archiveMinCommits(),
+                  settings.archiveMaxCommits()));
     }
     state =
         context
@@ -186,6 +202,9 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
     if (compactions != null) {
       compactions.afterCommit();
     }
+    if (archival != null) {
+      archival.afterCommit();
+    }
   }
 
   private void abort(String instant) {
@@ -199,6 +218,9 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
     try {
       if (compactions != null) {
         compactions.close();
+      }
+      if (archival != null) {
+        archival.close();
       }
       if (fs != null) {
         fs.close();

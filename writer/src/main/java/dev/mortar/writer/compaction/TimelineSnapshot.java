@@ -23,6 +23,12 @@ import org.apache.hadoop.fs.Path;
  * T_X.clean}). A compaction or clean is pending while its requested file has no completed file.
  * Everything the planners decide is derived from this listing, so a restored job sees what an
  * earlier attempt planned.
+ *
+ * <p>An instant older than every delta commit and compaction of the listing has been archived
+ * (rfc/0006, "Archived (LSM) timeline"): as for Hudi's readers, it is completed, and before
+ * anything the listing holds. Mortar's archiver moves only instants that completed before every
+ * instant it keeps was requested, so such a delta commit's requested time stands for its completion
+ * time in every comparison with a kept instant.
  */
 public final class TimelineSnapshot {
   private static final String DELTA_COMMIT = ".deltacommit";
@@ -39,6 +45,7 @@ public final class TimelineSnapshot {
   private final NavigableSet<String> startedDeltaCommits = new TreeSet<>();
   private final NavigableSet<String> cleanRequests = new TreeSet<>();
   private final Set<String> completedCleans = new HashSet<>();
+  @Nullable private String timelineStart;
 
   private TimelineSnapshot() {}
 
@@ -73,6 +80,13 @@ public final class TimelineSnapshot {
     int underscore = times.indexOf('_');
     String requested = underscore < 0 ? times : times.substring(0, underscore);
     requestedTimes.add(requested);
+    boolean write =
+        action.startsWith(DELTA_COMMIT)
+            || action.startsWith(".compaction")
+            || action.equals(COMMIT);
+    if (write && (timelineStart == null || requested.compareTo(timelineStart) < 0)) {
+      timelineStart = requested;
+    }
     if (underscore < 0) {
       if (action.equals(COMPACTION_REQUESTED)) {
         compactionRequests.add(requested);
@@ -90,14 +104,21 @@ public final class TimelineSnapshot {
     }
   }
 
-  /** The completion time of a delta commit, or null if it is not completed. */
+  /**
+   * The completion time of a delta commit, its requested time if it is archived, or null if it is
+   * not completed.
+   */
   @Nullable
   public String completionOf(String deltaCommit) {
-    return deltaCommitCompletions.get(deltaCommit);
+    return isArchived(deltaCommit) ? deltaCommit : deltaCommitCompletions.get(deltaCommit);
   }
 
   boolean isCompletedCommit(String instant) {
-    return completedCommits.contains(instant);
+    return completedCommits.contains(instant) || isArchived(instant);
+  }
+
+  private boolean isArchived(String instant) {
+    return timelineStart != null && instant.compareTo(timelineStart) < 0;
   }
 
   /** Requested times of compactions without a completed commit, oldest first. */

@@ -143,4 +143,31 @@ public final class WriterOptions {
               "Number of the latest completed commits (delta commits and compactions) whose"
                   + " readers a clean keeps every file for (as Hudi's 'clean.retain_commits',"
                   + " policy KEEP_LATEST_COMMITS).");
+
+  public static final ConfigOption<Boolean> ARCHIVE_ENABLED =
+      ConfigOptions.key("archive.enabled")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Keep the active timeline bounded: after commits, a thread of the committer moves"
+                  + " the oldest completed instants into Hudi's archived timeline"
+                  + " (.hoodie/timeline/history/) once there are more than 'archive.max-commits'"
+                  + " completed commits, never past a pending instant, the newest compaction or"
+                  + " the earliest commit the newest clean retains.");
+
+  public static final ConfigOption<Integer> ARCHIVE_MIN_COMMITS =
+      ConfigOptions.key("archive.min-commits")
+          .intType()
+          .defaultValue(40)
+          .withDescription(
+              "Completed commits (delta commits and compactions) an archival leaves in the"
+                  + " active timeline (as Hudi's 'hoodie.keep.min.commits').");
+
+  public static final ConfigOption<Integer> ARCHIVE_MAX_COMMITS =
+      ConfigOptions.key("archive.max-commits")
+          .intType()
+          .defaultValue(50)
+          .withDescription(
+              "Completed commits in the active timeline beyond which an archival runs (as"
+                  + " Hudi's 'hoodie.keep.max.commits'); more than 'archive.min-commits'.");
 }

@@ -28,6 +28,12 @@ public final class BackgroundService implements AutoCloseable {
     this.executor = Executors.newSingleThreadExecutor(new ExecutorThreadFactory(threadName));
   }
 
+  /** A job of the service; what it throws fails the service's next call. */
+  @FunctionalInterface
+  public interface Job {
+    void run() throws Exception;
+  }
+
   /** Whether a job is running now. */
   public boolean isBusy() {
     return running != null && !running.isDone();
@@ -39,7 +45,7 @@ public final class BackgroundService implements AutoCloseable {
    * @param what the job in words, for the error should it fail
    * @return whether the job was started
    */
-  public boolean startUnlessRunning(String what, Runnable job) {
+  public boolean startUnlessRunning(String what, Job job) {
     if (running != null) {
       if (!running.isDone()) {
         return false;
@@ -47,7 +53,12 @@ public final class BackgroundService implements AutoCloseable {
       awaitIdle();
     }
     runningWhat = what;
-    running = executor.submit(job);
+    running =
+        executor.submit(
+            () -> {
+              job.run();
+              return null;
+            });
     return true;
   }
 

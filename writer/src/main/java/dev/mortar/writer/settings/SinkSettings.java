@@ -128,6 +128,18 @@ public final class SinkSettings implements Serializable {
               + "' must be > 0, got "
               + compactionDeltaCommits);
     }
+    int archiveMin = archiveMinCommits();
+    if (archiveEnabled() && (archiveMin < 1 || archiveMaxCommits() <= archiveMin)) {
+      throw new IllegalArgumentException(
+          "options '"
+              + WriterOptions.ARCHIVE_MIN_COMMITS.key()
+              + "' and '"
+              + WriterOptions.ARCHIVE_MAX_COMMITS.key()
+              + "': expected 1 <= min < max, got "
+              + archiveMin
+              + " and "
+              + archiveMaxCommits());
+    }
     if (compactionTasks != null && compactionTasks <= 0) {
       throw new IllegalArgumentException(
           "option '"
@@ -268,6 +280,21 @@ public final class SinkSettings implements Serializable {
   /** Whether the job executes the compaction plans ({@code compaction.async.enabled}). */
   public boolean compactionExecution() {
     return compactionScheduling && compactionExecution;
+  }
+
+  /** Whether the committer archives old instants ({@code archive.enabled}). */
+  public boolean archiveEnabled() {
+    return options.get(WriterOptions.ARCHIVE_ENABLED);
+  }
+
+  /** Completed commits an archival leaves active ({@code archive.min-commits}). */
+  public int archiveMinCommits() {
+    return options.get(WriterOptions.ARCHIVE_MIN_COMMITS);
+  }
+
+  /** Completed commits beyond which an archival runs ({@code archive.max-commits}). */
+  public int archiveMaxCommits() {
+    return options.get(WriterOptions.ARCHIVE_MAX_COMMITS);
   }
 
   /** Parallelism of the compaction stage, or null for the write parallelism. */

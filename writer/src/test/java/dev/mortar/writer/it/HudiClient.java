@@ -103,6 +103,22 @@ final class HudiClient {
         .build();
   }
 
+  /**
+   * Runs Hudi's archiver once, keeping {@code minCommits} to {@code maxCommits} completed commits
+   * in the active timeline (and a cleaner that retains fewer, as Hudi requires).
+   */
+  static void archive(String path, int minCommits, int maxCommits) throws Exception {
+    HoodieArchivalConfig archival =
+        HoodieArchivalConfig.newBuilder()
+            .withAutoArchive(false)
+            .archiveCommitsWith(minCommits, maxCommits)
+            .build();
+    try (HoodieJavaWriteClient<?> client =
+        client(path, 1, latestCommitsClean(minCommits - 1), archival)) {
+      client.archive();
+    }
+  }
+
   static List<String> pendingCompactions(String path) {
     List<String> pending = new ArrayList<>();
     metaClient(path)
@@ -119,6 +135,19 @@ final class HudiClient {
 
   private static HoodieJavaWriteClient<?> client(
       String path, int deltaCommitsPerCompaction, HoodieCleanConfig cleanConfig) throws Exception {
+    return client(
+        path,
+        deltaCommitsPerCompaction,
+        cleanConfig,
+        HoodieArchivalConfig.newBuilder().withAutoArchive(false).build());
+  }
+
+  private static HoodieJavaWriteClient<?> client(
+      String path,
+      int deltaCommitsPerCompaction,
+      HoodieCleanConfig cleanConfig,
+      HoodieArchivalConfig archival)
+      throws Exception {
     HoodieTableMetaClient metaClient = metaClient(path);
     String schema = new TableSchemaResolver(metaClient).getTableAvroSchema(false).toString();
     Properties props = new Properties();
@@ -141,7 +170,7 @@ final class HudiClient {
                     .withMaxNumDeltaCommitsBeforeCompaction(deltaCommitsPerCompaction)
                     .build())
             .withCleanConfig(cleanConfig)
-            .withArchivalConfig(HoodieArchivalConfig.newBuilder().withAutoArchive(false).build())
+            .withArchivalConfig(archival)
             .build();
     return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConf()), config);
   }

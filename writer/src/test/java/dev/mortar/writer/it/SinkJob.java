@@ -55,7 +55,8 @@ record SinkJob(
     Deduplication deduplication,
     int compactionDeltaCommits,
     boolean compactionInJob,
-    int cleanRetainCommits)
+    int cleanRetainCommits,
+    int archiveMaxCommits)
     implements Serializable {
 
   /** The changelog source's uid: fixed, so a savepoint restores into a job of another shape. */
@@ -64,7 +65,7 @@ record SinkJob(
   /**
    * A job on {@code path}: parallelism 1, unpartitioned, last write wins, Avro blocks, 2 buckets,
    * 100 changes per checkpoint, default buffers, no restarts, meta fields, on_read de-duplication,
-   * no compaction plans (when planned, executed in the job).
+   * no compaction plans (when planned, executed in the job), archival at its defaults.
    */
   static Builder at(String path) {
     return new Builder(path);
@@ -85,6 +86,7 @@ record SinkJob(
     builder.compactionDeltaCommits = compactionDeltaCommits;
     builder.compactionInJob = compactionInJob;
     builder.cleanRetainCommits = cleanRetainCommits;
+    builder.archiveMaxCommits = archiveMaxCommits;
     return builder;
   }
 
@@ -104,6 +106,7 @@ record SinkJob(
     private int compactionDeltaCommits;
     private boolean compactionInJob = true;
     private int cleanRetainCommits;
+    private int archiveMaxCommits;
 
     private Builder(String path) {
       this.path = path;
@@ -170,6 +173,12 @@ record SinkJob(
       return this;
     }
 
+    /** DataStream jobs archive beyond {@code maxCommits} completed commits, down to half. */
+    Builder archiveBeyond(int maxCommits) {
+      this.archiveMaxCommits = maxCommits;
+      return this;
+    }
+
     /** Whether the job executes its compaction plans ('compaction.async.enabled'). */
     Builder compactionInJob(boolean inJob) {
       this.compactionInJob = inJob;
@@ -197,7 +206,8 @@ record SinkJob(
           deduplication,
           compactionDeltaCommits,
           compactionInJob,
-          cleanRetainCommits);
+          cleanRetainCommits,
+          archiveMaxCommits);
     }
   }
 
@@ -267,6 +277,9 @@ record SinkJob(
     }
     if (cleanRetainCommits > 0) {
       sink.cleanRetainCommits(cleanRetainCommits);
+    }
+    if (archiveMaxCommits > 0) {
+      sink.archiveCommits(archiveMaxCommits / 2, archiveMaxCommits);
     }
     if (smallBuffers) {
       sink.pageSize(MemorySize.parse("4kb"))

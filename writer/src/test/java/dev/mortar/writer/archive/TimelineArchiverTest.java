@@ -1,0 +1,146 @@
+package dev.mortar.writer.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FilterFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.avro.AvroParquetReader;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The archiver on a hand-made timeline: the data file holds the instants' files as Hudi's records,
+ * the snapshot files are Hudi's, and a run that died after publishing is finished by the next.
+ */
+class TimelineArchiverTest {
+  @TempDir java.nio.file.Path dir;
+
+  private java.nio.file.Path timeline;
+
+  private void writeTimeline() throws IOException {
+    timeline = Files.createDirectories(dir.resolve(".hoodie/timeline"));
+    Files.createDirectories(dir.resolve(".hoodie/.temp"));
+    for (int t = 100; t < 160; t += 10) {
+      Files.write(timeline.resolve(t + ".deltacommit.requested"), new byte[0]);
+      Files.write(timeline.resolve(t + ".deltacommit.inflight"), new byte[0]);
+      Files.writeString(timeline.resolve(t + "_" + (t + 1) + ".deltacommit"), "metadata " + t);
+    }
+    Files.writeString(timeline.resolve("125.compaction.requested"), "plan 125");
+    Files.write(timeline.resolve("125.compaction.inflight"), new byte[0]);
+    Files.writeString(timeline.resolve("125_127.commit"), "metadata 125");
+    Files.writeString(timeline.resolve("165.compaction.requested"), "plan 165");
+    Files.writeString(timeline.resolve("165_166.commit"), "metadata 165");
+  }
+
+  private TimelineArchiver archiver(FileSystem fs) {
+    return new TimelineArchiver(
+        fs, new Path(timeline.toUri()), new Path(dir.resolve(".hoodie/.temp").toUri()), 2, 4);
+  }
+
+  private List<String> timelineFiles() throws IOException {
+    try (Stream<java.nio.file.Path> files = Files.list(timeline)) {
+      return files
+          .map(f -> f.getFileName().toString())
+          .filter(n -> Character.isDigit(n.charAt(0)))
+          .sorted()
+          .toList();
+    }
+  }
+
+  @Test
+  void writesHudisLayoutAndDeletesTheArchivedFiles() throws Exception {
+    writeTimeline();
+    assertThat(archiver(FileSystem.getLocal(new Configuration())).run()).isEqualTo(6);
+    assertThat(timelineFiles())
+        .containsExactly(
+            "150.deltacommit.inflight",
+            "150.deltacommit.requested",
+            "150_151.deltacommit",
+            "165.compaction.requested",
+            "165_166.commit");
+    java.nio.file.Path history = timeline.resolve("history");
+    assertThat(Files.readString(history.resolve("_version_"))).isEqualTo("1");
+    long length = Files.size(history.resolve("100_140_0.parquet"));
+    assertThat(Files.readString(history.resolve("manifest_1")))
+        .isEqualTo(
+            "{\n  \"files\" : [ {\n    \"fileName\" : \"100_140_0.parquet\",\n    \"fileLen\" : "
+                + length
+                + "\n  } ]\n}");
+    List<String> records = new ArrayList<>();
+    try (ParquetReader<GenericRecord> reader =
+        AvroParquetReader.<GenericRecord>builder(
+                HadoopInputFile.fromPath(
+                    new Path(history.resolve("100_140_0.parquet").toUri()), new Configuration()))
+            .build()) {
+      for (GenericRecord r = reader.read(); r != null; r = reader.read()) {
+        records.add(
+            r.get("instantTime")
+                + " "
+                + r.get("completionTime")
+                + " "
+                + r.get("action")
+                + " "
+                + text(r.get("metadata"))
+                + " "
+                + text(r.get("plan"))
+                + " "
+                + r.get("version"));
+      }
+    }
+    assertThat(records)
+        .containsExactly(
+            "100 101 deltacommit metadata 100 null 1",
+            "110 111 deltacommit metadata 110 null 1",
+            "120 121 deltacommit metadata 120 null 1",
+            "125 127 commit metadata 125 plan 125 1",
+            "130 131 deltacommit metadata 130 null 1",
+            "140 141 deltacommit metadata 140 null 1");
+  }
+
+  @Test
+  void aRunThatDiedAfterPublishingIsFinishedByTheNext() throws Exception {
+    writeTimeline();
+    FileSystem local = FileSystem.getLocal(new Configuration());
+    FileSystem failingDeletes =
+        new FilterFileSystem(local) {
+          @Override
+          public boolean delete(Path f, boolean recursive) throws IOException {
+            if (f.getName().endsWith(".deltacommit") && f.getName().contains("_")) {
+              throw new IOException("injected: process died deleting " + f.getName());
+            }
+            return super.delete(f, recursive);
+          }
+        };
+    assertThatThrownBy(() -> archiver(failingDeletes).run()).hasMessageContaining("injected");
+    assertThat(timelineFiles()).contains("100_101.deltacommit");
+    assertThat(Files.exists(dir.resolve(".hoodie/.temp/" + TimelineArchiver.INTENT))).isTrue();
+
+    assertThat(archiver(local).run()).as("nothing is archived twice").isZero();
+    assertThat(timelineFiles()).doesNotContain("100_101.deltacommit", "140_141.deltacommit");
+    assertThat(timelineFiles()).contains("150_151.deltacommit");
+    assertThat(Files.readString(timeline.resolve("history/_version_"))).isEqualTo("1");
+    assertThat(Files.exists(dir.resolve(".hoodie/.temp/" + TimelineArchiver.INTENT))).isFalse();
+  }
+
+  private static String text(Object bytes) {
+    if (bytes == null) {
+      return "null";
+    }
+    java.nio.ByteBuffer buffer = (java.nio.ByteBuffer) bytes;
+    byte[] copy = new byte[buffer.remaining()];
+    buffer.get(copy);
+    return new String(copy, StandardCharsets.UTF_8);
+  }
+}
