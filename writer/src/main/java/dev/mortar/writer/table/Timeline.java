@@ -231,13 +231,14 @@ public final class Timeline {
   /**
    * Commits {@code instant}: publishes {@code T_C.deltacommit} with one write stat per log file and
    * {@code writerSchemaJson} (Avro, without meta fields) as the table schema. A no-op if the
-   * instant is already completed, so a restored committer can repeat it.
+   * instant is already completed, or archived (older than the timeline, e.g. held by an old
+   * savepoint), so a restored committer can repeat it.
    *
    * @throws IllegalStateException if the instant was never started or has been aborted
    */
   public void complete(String instant, List<WriteStat> stats, String writerSchemaJson) {
     Instants instants = scan();
-    if (instants.completed.containsKey(instant)) {
+    if (instants.completed.containsKey(instant) || instants.isArchived(instant)) {
       return;
     }
     if (!instants.started.contains(instant)) {
@@ -355,6 +356,27 @@ public final class Timeline {
       } else if (fileName.endsWith(CLEAN) && completion != null) {
         completedCleans.add(requested);
       }
+    }
+
+    /**
+     * Whether {@code instant} is older than every delta commit on the timeline while not on it:
+     * then the archiver moved it, and it was completed (the archiver never moves a pending one).
+     */
+    boolean isArchived(String instant) {
+      String oldest = oldestDeltaCommit();
+      return oldest != null
+          && instant.compareTo(oldest) < 0
+          && !started.contains(instant)
+          && !completed.containsKey(instant);
+    }
+
+    private String oldestDeltaCommit() {
+      String oldestStarted = started.isEmpty() ? null : started.first();
+      String oldestCompleted = completed.isEmpty() ? null : completed.firstKey();
+      if (oldestStarted == null || oldestCompleted == null) {
+        return oldestStarted == null ? oldestCompleted : oldestStarted;
+      }
+      return oldestStarted.compareTo(oldestCompleted) <= 0 ? oldestStarted : oldestCompleted;
     }
 
     /** The highest requested or completion time on the timeline, "0" when it is empty. */

@@ -107,8 +107,11 @@ class TimelineTest {
     assertThat(names())
         .contains(instant + ".deltacommit.requested", instant + ".deltacommit.inflight");
 
-    assertThatThrownBy(() -> timeline.complete("20200101000000000", List.of(), "{}"))
-        .hasMessageContaining("cannot complete instant 20200101000000000: it has no requested");
+    assertThatThrownBy(() -> timeline.complete("29990101000000000", List.of(), "{}"))
+        .hasMessageContaining("cannot complete instant 29990101000000000: it has no requested");
+    List<String> before = names();
+    timeline.complete("20200101000000000", List.of(), "{}"); // older than the timeline: archived
+    assertThat(names()).as("nothing written for an archived instant").isEqualTo(before);
     assertThatThrownBy(() -> timeline.abort(instant))
         .hasMessage("cannot abort instant " + instant + ": it is completed");
   }
