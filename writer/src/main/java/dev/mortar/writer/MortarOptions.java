@@ -7,6 +7,7 @@ import dev.mortar.logformat.LogFormatOptions;
 import dev.mortar.logformat.ParquetCodec;
 import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.options.WriterOptions;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
@@ -82,6 +83,10 @@ public final class MortarOptions {
   public static final ConfigOption<Boolean> COMPACTION_SCHEDULE_ENABLED =
       WriterOptions.COMPACTION_SCHEDULE_ENABLED;
 
+  /** Time after which a compaction is due however few delta commits (writer module's option). */
+  public static final ConfigOption<Duration> COMPACTION_INTERVAL =
+      WriterOptions.COMPACTION_INTERVAL;
+
   /** Whether the job executes compaction plans (the writer module's option). */
   public static final ConfigOption<Boolean> COMPACTION_ASYNC_ENABLED =
       WriterOptions.COMPACTION_ASYNC_ENABLED;
@@ -135,6 +140,7 @@ public final class MortarOptions {
         NULL_KEY_POLICY,
         COMPACTION_SCHEDULE_ENABLED,
         COMPACTION_DELTA_COMMITS,
+        COMPACTION_INTERVAL,
         COMPACTION_ASYNC_ENABLED,
         COMPACTION_TASKS,
         COMPACTION_MEMORY,

@@ -20,6 +20,7 @@ import dev.mortar.writer.table.ExistingTable;
 import dev.mortar.writer.write.BucketWriteOperatorFactory;
 import dev.mortar.writer.write.WriteResult;
 import dev.mortar.writer.write.WriteResultTypeInfo;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -277,6 +278,11 @@ public final class MortarSink {
 
     public Builder compactionDeltaCommits(int deltaCommits) {
       options.set(MortarOptions.COMPACTION_DELTA_COMMITS, deltaCommits);
+      return this;
+    }
+
+    public Builder compactionInterval(Duration interval) {
+      options.set(MortarOptions.COMPACTION_INTERVAL, interval);
       return this;
     }
 

@@ -94,9 +94,9 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
       mailbox.execute(dispatcher::dispatchPending, "dispatch pending compactions");
       compactions =
           new CompactionScheduler(
-              fs, table, settings.compactionDeltaCommits(), () -> dispatchLater(mailbox));
+              fs, table, settings.compactionTrigger(), () -> dispatchLater(mailbox));
     } else if (settings.compactionScheduling()) {
-      compactions = new CompactionScheduler(fs, table, settings.compactionDeltaCommits(), () -> {});
+      compactions = new CompactionScheduler(fs, table, settings.compactionTrigger(), () -> {});
     }
     if (settings.archiveEnabled()) {
       archival =

@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Plans one compaction at an instant {@code C} handed to it: when at least {@code deltaCommits}
- * delta commits completed since the newest compaction instant, it lists the table's files, selects
- * the slices ({@link SliceSelector}) and publishes {@code C.compaction.requested}. It reads what is
+ * Plans one compaction at an instant {@code C} handed to it: when its {@link CompactionTrigger}
+ * says one is due since the newest compaction instant, it lists the table's files, selects the
+ * slices ({@link SliceSelector}) and publishes {@code C.compaction.requested}. It reads what is
  * pending from the timeline (the plans' own files), never from memory, so a restored job plans no
  * slice twice.
  *
@@ -31,23 +31,24 @@ final class CompactionPlanner {
   private final FileSystem fs;
   private final Path basePath;
   private final Timeline timeline;
-  private final int deltaCommits;
+  private final CompactionTrigger trigger;
 
   /** The instant of the last attempt that found nothing to plan: delta commits count from it. */
   @Nullable private String lastEmptyAttempt;
 
-  CompactionPlanner(FileSystem fs, Path basePath, Timeline timeline, int deltaCommits) {
+  CompactionPlanner(FileSystem fs, Path basePath, Timeline timeline, CompactionTrigger trigger) {
     this.fs = fs;
     this.basePath = basePath;
     this.timeline = timeline;
-    this.deltaCommits = deltaCommits;
+    this.trigger = trigger;
   }
 
   /** Plans a compaction at {@code instant} if it is due; returns its operations (none if not). */
   List<CompactionOperation> planAt(String instant) {
     TimelineSnapshot snapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
     String countFrom = later(snapshot.latestCompactionBefore(instant), lastEmptyAttempt);
-    if (snapshot.deltaCommitsCompletedBetween(countFrom, instant) < deltaCommits) {
+    String since = countFrom != null ? countFrom : snapshot.oldestDeltaCommitCompletion();
+    if (!trigger.isDue(snapshot.deltaCommitsCompletedBetween(countFrom, instant), since, instant)) {
       return List.of();
     }
     long startNanos = System.nanoTime();

@@ -25,10 +25,10 @@ public final class CompactionScheduler implements AutoCloseable {
    * @param onPlanWritten called on the planning thread after a plan has been published
    */
   public CompactionScheduler(
-      FileSystem fs, HudiTable table, int deltaCommits, Runnable onPlanWritten) {
+      FileSystem fs, HudiTable table, CompactionTrigger trigger, Runnable onPlanWritten) {
     this.table = table;
     this.onPlanWritten = onPlanWritten;
-    this.planner = new CompactionPlanner(fs, table.basePath(), table.timeline(), deltaCommits);
+    this.planner = new CompactionPlanner(fs, table.basePath(), table.timeline(), trigger);
   }
 
   /** Starts planning a compaction at a new instant unless a planning is still running. */

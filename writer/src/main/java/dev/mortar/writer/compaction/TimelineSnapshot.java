@@ -142,6 +142,18 @@ public final class TimelineSnapshot {
   /**
    * How many delta commits completed after {@code after} (null: ever) and before {@code before}.
    */
+  /** The earliest completion time of a delta commit on the listing, or null when none. */
+  @Nullable
+  String oldestDeltaCommitCompletion() {
+    String oldest = null;
+    for (String completion : deltaCommitCompletions.values()) {
+      if (oldest == null || completion.compareTo(oldest) < 0) {
+        oldest = completion;
+      }
+    }
+    return oldest;
+  }
+
   int deltaCommitsCompletedBetween(@Nullable String after, String before) {
     int count = 0;
     for (String completion : deltaCommitCompletions.values()) {

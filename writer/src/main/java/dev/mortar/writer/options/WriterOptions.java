@@ -1,5 +1,6 @@
 package dev.mortar.writer.options;
 
+import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -98,6 +99,16 @@ public final class WriterOptions {
           .withDescription(
               "Number of completed delta commits after the latest compaction at which the"
                   + " committer schedules the next one (as Hudi's 'compaction.delta_commits').");
+
+  public static final ConfigOption<Duration> COMPACTION_INTERVAL =
+      ConfigOptions.key("compaction.interval")
+          .durationType()
+          .noDefaultValue()
+          .withDescription(
+              "Also schedule a compaction once this much time passed since the latest one"
+                  + " (and at least one delta commit completed since), however few delta commits"
+                  + " that was (as Hudi's 'compaction.delta_seconds' with a time or 'num_or_time'"
+                  + " trigger); unset: by 'compaction.delta-commits' only.");
 
   public static final ConfigOption<Boolean> COMPACTION_ASYNC_ENABLED =
       ConfigOptions.key("compaction.async.enabled")

@@ -6,12 +6,14 @@ import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.LogFormatOptions;
 import dev.mortar.logformat.LogWriterOptions;
+import dev.mortar.writer.compaction.CompactionTrigger;
 import dev.mortar.writer.input.KeyFields;
 import dev.mortar.writer.input.OrderingField;
 import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.options.WriterOptions;
 import dev.mortar.writer.table.TableSettings;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.flink.configuration.Configuration;
@@ -120,6 +122,14 @@ public final class SinkSettings implements Serializable {
               + "' must be > 0, got "
               + batchBytes
               + " bytes");
+    }
+    Duration interval = options.get(WriterOptions.COMPACTION_INTERVAL);
+    if (interval != null && interval.toMillis() < 1) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.COMPACTION_INTERVAL.key()
+              + "' must be at least 1 ms, got "
+              + interval);
     }
     if (compactionDeltaCommits <= 0) {
       throw new IllegalArgumentException(
@@ -272,9 +282,10 @@ public final class SinkSettings implements Serializable {
     return compactionScheduling;
   }
 
-  /** Delta commits after the latest compaction that make the next due. */
-  public int compactionDeltaCommits() {
-    return compactionDeltaCommits;
+  /** When a compaction is due: delta commits, or time, after the latest compaction. */
+  public CompactionTrigger compactionTrigger() {
+    return new CompactionTrigger(
+        compactionDeltaCommits, options.get(WriterOptions.COMPACTION_INTERVAL));
   }
 
   /** Whether the job executes the compaction plans ({@code compaction.async.enabled}). */

@@ -69,6 +69,10 @@ class SinkSettingsTest {
             "option 'path' (the table base path) is required"),
         guard("0 buckets", b -> b.buckets(0), "option 'buckets' must be > 0, got 0"),
         guard(
+            "compaction interval 0",
+            b -> b.compactionInterval(java.time.Duration.ZERO),
+            "option 'compaction.interval' must be at least 1 ms, got PT0S"),
+        guard(
             "compaction tasks 0",
             b -> b.compactionTasks(0),
             "option 'compaction.tasks' must be > 0, got 0"),
