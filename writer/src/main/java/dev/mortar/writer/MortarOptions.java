@@ -7,6 +7,7 @@ import dev.mortar.logformat.LogFormatOptions;
 import dev.mortar.logformat.ParquetCodec;
 import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.options.WriterOptions;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
@@ -103,6 +104,18 @@ public final class MortarOptions {
   public static final ConfigOption<Integer> CLEAN_RETAIN_COMMITS =
       WriterOptions.CLEAN_RETAIN_COMMITS;
 
+  /** Pending compaction plans beyond which the writer stalls (the writer module's option). */
+  public static final ConfigOption<Integer> WRITE_STALL_PENDING_COMPACTIONS =
+      WriterOptions.WRITE_STALL_PENDING_COMPACTIONS;
+
+  /** Compaction lag beyond which the writer stalls (the writer module's option). */
+  public static final ConfigOption<Integer> WRITE_STALL_COMPACTION_LAG =
+      WriterOptions.WRITE_STALL_COMPACTION_LAG;
+
+  /** Longest input hold per checkpoint interval (the writer module's option). */
+  public static final ConfigOption<Duration> WRITE_STALL_MAX_WAIT =
+      WriterOptions.WRITE_STALL_MAX_WAIT;
+
   /** Every option, in the order the README lists them. */
   public static List<ConfigOption<?>> all() {
     return List.of(
@@ -129,6 +142,9 @@ public final class MortarOptions {
         COMPACTION_ASYNC_ENABLED,
         COMPACTION_TASKS,
         COMPACTION_MEMORY,
+        WRITE_STALL_PENDING_COMPACTIONS,
+        WRITE_STALL_COMPACTION_LAG,
+        WRITE_STALL_MAX_WAIT,
         CLEAN_ENABLED,
         CLEAN_RETAIN_COMMITS);
   }

@@ -20,6 +20,7 @@ import dev.mortar.writer.table.ExistingTable;
 import dev.mortar.writer.write.BucketWriteOperatorFactory;
 import dev.mortar.writer.write.WriteResult;
 import dev.mortar.writer.write.WriteResultTypeInfo;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -292,6 +293,23 @@ public final class MortarSink {
 
     public Builder compactionMemory(MemorySize memory) {
       options.set(MortarOptions.COMPACTION_MEMORY, memory);
+      return this;
+    }
+
+    /** Holds the input while more than {@code plans} compaction plans are pending; 0: never. */
+    public Builder stallPendingCompactions(int plans) {
+      options.set(MortarOptions.WRITE_STALL_PENDING_COMPACTIONS, plans);
+      return this;
+    }
+
+    /** Holds the input while compaction lags more than {@code deltaCommits}; 0: never. */
+    public Builder stallCompactionLag(int deltaCommits) {
+      options.set(MortarOptions.WRITE_STALL_COMPACTION_LAG, deltaCommits);
+      return this;
+    }
+
+    public Builder stallMaxWait(Duration maxWait) {
+      options.set(MortarOptions.WRITE_STALL_MAX_WAIT, maxWait);
       return this;
     }
 
