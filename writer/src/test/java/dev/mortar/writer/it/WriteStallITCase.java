@@ -77,7 +77,7 @@ class WriteStallITCase {
         Changelog.random(seed, 1200, 200, 60, 20).withoutStaleChangesAfterDeletes();
     SinkJob job =
         SinkJob.at(dir.resolve("t").toUri().toString()).parallelism(2).compactEvery(2).build();
-    FaultyLocalFileSystem.slowBaseFiles(700);
+    FaultyLocalFileSystem.slowBaseFiles(2000);
 
     StreamExecutionEnvironment env = job.environment();
     MortarSink.builder(Changelog.ROW_TYPE)
