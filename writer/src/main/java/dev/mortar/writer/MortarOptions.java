@@ -117,6 +117,18 @@ public final class MortarOptions {
   /** Completed commits beyond which an archival runs (the writer module's option). */
   public static final ConfigOption<Integer> ARCHIVE_MAX_COMMITS = WriterOptions.ARCHIVE_MAX_COMMITS;
 
+  /** Pending compaction plans beyond which the writer stalls (the writer module's option). */
+  public static final ConfigOption<Integer> WRITE_STALL_PENDING_COMPACTIONS =
+      WriterOptions.WRITE_STALL_PENDING_COMPACTIONS;
+
+  /** Compaction lag beyond which the writer stalls (the writer module's option). */
+  public static final ConfigOption<Integer> WRITE_STALL_COMPACTION_LAG =
+      WriterOptions.WRITE_STALL_COMPACTION_LAG;
+
+  /** Longest input hold per checkpoint interval (the writer module's option). */
+  public static final ConfigOption<Duration> WRITE_STALL_MAX_WAIT =
+      WriterOptions.WRITE_STALL_MAX_WAIT;
+
   /** Every option, in the order the README lists them. */
   public static List<ConfigOption<?>> all() {
     return List.of(
@@ -144,6 +156,9 @@ public final class MortarOptions {
         COMPACTION_ASYNC_ENABLED,
         COMPACTION_TASKS,
         COMPACTION_MEMORY,
+        WRITE_STALL_PENDING_COMPACTIONS,
+        WRITE_STALL_COMPACTION_LAG,
+        WRITE_STALL_MAX_WAIT,
         CLEAN_ENABLED,
         CLEAN_RETAIN_COMMITS,
         ARCHIVE_ENABLED,

@@ -301,6 +301,23 @@ public final class MortarSink {
       return this;
     }
 
+    /** Holds the input while more than {@code plans} compaction plans are pending; 0: never. */
+    public Builder stallPendingCompactions(int plans) {
+      options.set(MortarOptions.WRITE_STALL_PENDING_COMPACTIONS, plans);
+      return this;
+    }
+
+    /** Holds the input while compaction lags more than {@code deltaCommits}; 0: never. */
+    public Builder stallCompactionLag(int deltaCommits) {
+      options.set(MortarOptions.WRITE_STALL_COMPACTION_LAG, deltaCommits);
+      return this;
+    }
+
+    public Builder stallMaxWait(Duration maxWait) {
+      options.set(MortarOptions.WRITE_STALL_MAX_WAIT, maxWait);
+      return this;
+    }
+
     public Builder cleaning(boolean enabled) {
       options.set(MortarOptions.CLEAN_ENABLED, enabled);
       return this;

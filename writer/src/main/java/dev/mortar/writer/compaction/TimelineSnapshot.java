@@ -164,6 +164,17 @@ public final class TimelineSnapshot {
     return count;
   }
 
+  /** How many delta commits completed after {@code after}. */
+  public int deltaCommitsCompletedAfter(String after) {
+    int count = 0;
+    for (String completion : deltaCommitCompletions.values()) {
+      if (completion.compareTo(after) > 0) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   /**
    * The completed instants of Hudi's commits-and-compaction timeline, by requested time, each with
    * its action: {@code deltacommit} or {@code commit} (a compaction).

@@ -1,5 +1,7 @@
 package dev.mortar.writer.coordinator;
 
+import dev.mortar.writer.compaction.CompactionBacklog;
+import dev.mortar.writer.compaction.TimelineSnapshot;
 import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.BucketCount;
 import dev.mortar.writer.table.HudiTable;
@@ -59,6 +61,7 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
   private Timeline timeline;
   private long lastCompletedCheckpoint;
   private long highestStarted = -1;
+  private boolean stalled;
 
   InstantCoordinator(String operatorName, SinkSettings settings) {
     this.operatorName = operatorName;
@@ -81,6 +84,9 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
   @Override
   public CompletableFuture<CoordinationResponse> handleCoordinationRequest(
       CoordinationRequest request) {
+    if (request instanceof StallRequest) {
+      return CompletableFuture.supplyAsync(() -> new StallResponse(checkBacklog()), executor);
+    }
     InstantRequest instantRequest = (InstantRequest) request;
     return CompletableFuture.supplyAsync(
         () -> {
@@ -95,7 +101,8 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
                     + oldest
                     + " were reset)");
           }
-          return new InstantResponse(instantFor(instantRequest.afterCheckpoint()));
+          String instant = instantFor(instantRequest.afterCheckpoint());
+          return new InstantResponse(instant, stalled);
         },
         executor);
   }
@@ -115,6 +122,7 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
               + " and the last completed checkpoint is "
               + lastCompletedCheckpoint);
     }
+    checkBacklog();
     long first = Math.min(afterCheckpoint, Math.max(lastCompletedCheckpoint, highestStarted + 1));
     for (long n = first; n <= afterCheckpoint; n++) {
       String started = timeline.startInstant();
@@ -123,6 +131,33 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
     }
     highestStarted = afterCheckpoint;
     return instantAfterCheckpoint.get(afterCheckpoint);
+  }
+
+  /**
+   * Runs on the executor thread: lists the timeline, decides whether the write tasks stall, logs a
+   * change of that decision and returns it. Without the stall it lists nothing and returns false.
+   */
+  private boolean checkBacklog() {
+    if (!settings.writeStall()) {
+      return false;
+    }
+    CompactionBacklog backlog =
+        CompactionBacklog.of(TimelineSnapshot.read(fs, timeline.timelineDir()));
+    boolean behind =
+        backlog.exceeds(settings.stallPendingCompactions(), settings.stallCompactionLag());
+    if (behind != stalled) {
+      LOG.info(
+          "Write stall {} for table {}: {} compaction plans pending (limit {}), {} delta commits"
+              + " since the oldest (limit {}; 0 is no limit)",
+          behind ? "starts" : "ends",
+          settings.tableName(),
+          backlog.pendingPlans(),
+          settings.stallPendingCompactions(),
+          backlog.lag(),
+          settings.stallCompactionLag());
+    }
+    stalled = behind;
+    return behind;
   }
 
   @Override

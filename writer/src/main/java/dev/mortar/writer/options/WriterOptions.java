@@ -181,4 +181,33 @@ public final class WriterOptions {
           .withDescription(
               "Completed commits in the active timeline beyond which an archival runs (as"
                   + " Hudi's 'hoodie.keep.max.commits'); more than 'archive.min-commits'.");
+
+  public static final ConfigOption<Integer> WRITE_STALL_PENDING_COMPACTIONS =
+      ConfigOptions.key("write.stall.pending-compactions")
+          .intType()
+          .defaultValue(3)
+          .withDescription(
+              "The write tasks hold their input (back-pressure) while more than this many"
+                  + " compaction plans are pending, until compaction catches up or for at most"
+                  + " 'write.stall.max-wait' per checkpoint interval. 0 turns this limit off."
+                  + " Only with 'compaction.schedule.enabled'.");
+
+  public static final ConfigOption<Integer> WRITE_STALL_COMPACTION_LAG =
+      ConfigOptions.key("write.stall.compaction-lag")
+          .intType()
+          .defaultValue(30)
+          .withDescription(
+              "The write tasks hold their input while more than this many delta commits completed"
+                  + " since the oldest pending compaction plan (each adds at most one log file to"
+                  + " a file slice, so this bounds the log files per slice). 0 turns this limit"
+                  + " off; with both limits 0 the writer never stalls.");
+
+  public static final ConfigOption<Duration> WRITE_STALL_MAX_WAIT =
+      ConfigOptions.key("write.stall.max-wait")
+          .durationType()
+          .defaultValue(Duration.ofMinutes(1))
+          .withDescription(
+              "Longest time a write task holds its input in one checkpoint interval; checkpoint"
+                  + " barriers wait behind the held input, so keep it well below the checkpoint"
+                  + " timeout.");
 }

@@ -16,6 +16,7 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
 import javax.annotation.Nullable;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.types.logical.RowType;
@@ -51,6 +52,9 @@ public final class SinkSettings implements Serializable {
   private final long compactionMemoryBytes;
   private final boolean cleaning;
   private final int cleanRetainCommits;
+  private final int stallPendingCompactions;
+  private final int stallCompactionLag;
+  private final long stallMaxWaitMillis;
 
   private SinkSettings(
       ReadableConfig options,
@@ -85,6 +89,9 @@ public final class SinkSettings implements Serializable {
     this.compactionMemoryBytes = options.get(WriterOptions.COMPACTION_MEMORY).getBytes();
     this.cleaning = options.get(WriterOptions.CLEAN_ENABLED);
     this.cleanRetainCommits = options.get(WriterOptions.CLEAN_RETAIN_COMMITS);
+    this.stallPendingCompactions = options.get(WriterOptions.WRITE_STALL_PENDING_COMPACTIONS);
+    this.stallCompactionLag = options.get(WriterOptions.WRITE_STALL_COMPACTION_LAG);
+    this.stallMaxWaitMillis = options.get(WriterOptions.WRITE_STALL_MAX_WAIT).toMillis();
   }
 
   /**
@@ -163,6 +170,16 @@ public final class SinkSettings implements Serializable {
               + WriterOptions.CLEAN_RETAIN_COMMITS.key()
               + "' must be > 0, got "
               + cleanRetainCommits);
+    }
+    requireNotNegative(WriterOptions.WRITE_STALL_PENDING_COMPACTIONS, stallPendingCompactions);
+    requireNotNegative(WriterOptions.WRITE_STALL_COMPACTION_LAG, stallCompactionLag);
+    if (stallMaxWaitMillis <= 0) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.WRITE_STALL_MAX_WAIT.key()
+              + "' must be > 0 ms, got "
+              + stallMaxWaitMillis
+              + " ms");
     }
     newPagePool().close();
     long pageSize = options.get(BufferOptions.PAGE_SIZE).getBytes();
@@ -324,10 +341,40 @@ public final class SinkSettings implements Serializable {
     return cleanRetainCommits;
   }
 
+  /**
+   * Whether the write tasks stall when compaction falls behind: compaction is scheduled and one of
+   * the two limits is set.
+   */
+  public boolean writeStall() {
+    return compactionScheduling && (stallPendingCompactions > 0 || stallCompactionLag > 0);
+  }
+
+  /** Pending plans beyond which the writer stalls, 0 for no limit. */
+  public int stallPendingCompactions() {
+    return stallPendingCompactions;
+  }
+
+  /** Delta commits since the oldest pending plan beyond which the writer stalls, 0 for no limit. */
+  public int stallCompactionLag() {
+    return stallCompactionLag;
+  }
+
+  /** The longest time a write task holds its input in one checkpoint interval. */
+  public long stallMaxWaitMillis() {
+    return stallMaxWaitMillis;
+  }
+
   /** A compaction task's merge pool: {@code buffer.page-size} pages, {@code compaction.memory}. */
   public PagePool newCompactionPagePool() {
     return PagePool.onHeap(
         (int) options.get(BufferOptions.PAGE_SIZE).getBytes(), compactionMemoryBytes);
+  }
+
+  private static void requireNotNegative(ConfigOption<Integer> option, int value) {
+    if (value < 0) {
+      throw new IllegalArgumentException(
+          "option '" + option.key() + "' must be >= 0 (0 turns the limit off), got " + value);
+    }
   }
 
   public TableSettings tableSettings() {

@@ -4,6 +4,7 @@ import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.BufferOptions;
 import dev.mortar.serde.MortarRow;
 import dev.mortar.writer.coordinator.InstantClient;
+import dev.mortar.writer.coordinator.InstantResponse;
 import dev.mortar.writer.input.OrderingField;
 import dev.mortar.writer.input.WriteInput;
 import dev.mortar.writer.settings.SinkSettings;
@@ -38,7 +39,8 @@ import org.apache.hadoop.fs.FileSystem;
  * it waits for all of them. The instant of the interval after checkpoint N is asked from the {@code
  * InstantCoordinator} at the first flush of the interval; before forwarding barrier N+1 the task
  * emits one {@link WriteResult} with every log file of that instant. The task keeps no state: a
- * restarted task starts a fresh interval after the restored checkpoint.
+ * restarted task starts a fresh interval after the restored checkpoint. While the coordinator says
+ * compaction is behind, the task's {@link InputStall} holds each input before it is taken.
  */
 public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteResult>
     implements OneInputStreamOperator<IN, WriteResult>, BoundedOneInput {
@@ -55,6 +57,7 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
   private transient BucketBuffers buffers;
   private transient WriterMetrics metrics;
   private transient InstantClient instantClient;
+  private transient InputStall stall;
   private transient long afterCheckpoint;
   @Nullable private transient String instant;
   private transient List<WriteStat> written;
@@ -95,6 +98,7 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
             getOperatorID(),
             subtask,
             attempt);
+    stall = new InputStall(instantClient, metrics, settings.stallMaxWaitMillis());
     flusher =
         new BucketFlusher(
             fs,
@@ -113,6 +117,7 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
 
   @Override
   public void processElement(StreamRecord<IN> element) throws Exception {
+    stall.hold();
     input.forEachRow(element.getValue(), bufferRow);
   }
 
@@ -153,6 +158,7 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
     flushAll();
     emitResult();
     afterCheckpoint = checkpointId;
+    stall.newInterval();
   }
 
   @Override
@@ -177,7 +183,9 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
       return;
     }
     if (instant == null) {
-      instant = instantClient.instantAfter(afterCheckpoint);
+      InstantResponse response = instantClient.instantAfter(afterCheckpoint);
+      instant = response.instant();
+      stall.learned(response.stalled());
     }
     table.ensurePartition(slot.partitionPath(), instant);
     String instantTime = instant;

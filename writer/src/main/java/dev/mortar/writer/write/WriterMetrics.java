@@ -8,8 +8,9 @@ import org.apache.flink.metrics.MetricGroup;
 /**
  * A write task's metrics: Flink's sink conventions ({@code numRecordsSend}, {@code numBytesSend}:
  * records and bytes written to log files) and the {@code mortar} group (rows received, buffer bytes
- * used and total, flushes, flush time, preemptions: flushes forced by a full pool). Rows received
- * counts shuffle rows: behind the bucket shuffle Flink's own {@code numRecordsIn} counts batches.
+ * used and total, flushes, flush time, preemptions: flushes forced by a full pool, {@code stalled}
+ * 1 while the task holds its input for compaction and {@code stallTimeMs}). Rows received counts
+ * shuffle rows: behind the bucket shuffle Flink's own {@code numRecordsIn} counts batches.
  */
 final class WriterMetrics {
   private final Counter recordsSend;
@@ -19,6 +20,8 @@ final class WriterMetrics {
   private final Counter preemptions;
   private final Counter logFiles;
   private final Counter rowsReceived;
+  private final Counter stallMillis;
+  private volatile int stalled;
 
   WriterMetrics(MetricGroup operatorGroup, BucketBuffers buffers) {
     recordsSend = operatorGroup.counter("numRecordsSend");
@@ -31,6 +34,8 @@ final class WriterMetrics {
     preemptions = mortar.counter("preemptions");
     logFiles = mortar.counter("logFilesWritten");
     rowsReceived = mortar.counter("rowsReceived");
+    mortar.gauge("stalled", (Gauge<Integer>) () -> stalled);
+    stallMillis = mortar.counter("stallTimeMs");
   }
 
   void flushed(Iterable<WriteStat> stats, long millis) {
@@ -49,5 +54,13 @@ final class WriterMetrics {
 
   void preempted() {
     preemptions.inc();
+  }
+
+  void stalled(boolean holding) {
+    stalled = holding ? 1 : 0;
+  }
+
+  void held(long millis) {
+    stallMillis.inc(millis);
   }
 }

@@ -7,6 +7,7 @@ import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.writer.MortarOptions;
 import dev.mortar.writer.it.Changelog;
 import dev.mortar.writer.settings.SinkSettings;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -16,7 +17,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The coordinator's invariants: one instant per interval, increasing with the checkpoint. */
+/**
+ * The coordinator's invariants: one instant per interval, increasing with the checkpoint; and its
+ * write stall decision on a hand-made timeline.
+ */
 class InstantCoordinatorTest {
   @TempDir Path dir;
   private InstantCoordinator coordinator;
@@ -29,8 +33,11 @@ class InstantCoordinatorTest {
   }
 
   private InstantCoordinator newCoordinator() {
+    return newCoordinator(new Configuration());
+  }
+
+  private InstantCoordinator newCoordinator(Configuration options) {
     path = dir.resolve("t").toUri().toString();
-    Configuration options = new Configuration();
     options.set(MortarOptions.PATH, path);
     SinkSettings settings =
         SinkSettings.of(options, Changelog.ROW_TYPE, List.of("id"), List.of(), "t");
@@ -47,9 +54,86 @@ class InstantCoordinatorTest {
   }
 
   private String instantAfter(long checkpoint, int attempt) throws Exception {
-    return ((InstantResponse)
-            coordinator.handleCoordinationRequest(new InstantRequest(checkpoint, 0, attempt)).get())
-        .instant();
+    return response(checkpoint, attempt).instant();
+  }
+
+  private InstantResponse response(long checkpoint, int attempt) throws Exception {
+    return (InstantResponse)
+        coordinator.handleCoordinationRequest(new InstantRequest(checkpoint, 0, attempt)).get();
+  }
+
+  private boolean stalled() throws Exception {
+    return ((StallResponse) coordinator.handleCoordinationRequest(new StallRequest()).get())
+        .stalled();
+  }
+
+  /** Creates empty instant files named {@code names} in the table's timeline directory. */
+  private void timelineFiles(String... names) throws Exception {
+    Path timeline = dir.resolve("t").resolve(".hoodie").resolve("timeline");
+    for (String name : names) {
+      Files.createFile(timeline.resolve(name));
+    }
+  }
+
+  private void restartWithStallLimits(boolean compaction, int pendingPlans, int lag)
+      throws Exception {
+    coordinator.close();
+    Configuration options = new Configuration();
+    options.set(MortarOptions.COMPACTION_SCHEDULE_ENABLED, compaction);
+    options.set(MortarOptions.WRITE_STALL_PENDING_COMPACTIONS, pendingPlans);
+    options.set(MortarOptions.WRITE_STALL_COMPACTION_LAG, lag);
+    coordinator = newCoordinator(options);
+    coordinator.start();
+  }
+
+  @Test
+  void theWriterStallsWhileMorePlansThanTheLimitArePending() throws Exception {
+    restartWithStallLimits(true, 1, 0);
+    assertThat(response(0, 0).stalled()).isFalse();
+    timelineFiles(
+        "20250101000001000.compaction.requested", "20250101000002000.compaction.requested");
+    assertThat(stalled()).isTrue();
+    assertThat(response(1, 0).stalled()).isTrue();
+    timelineFiles("20250101000001000_20250101000003000.commit");
+    assertThat(stalled()).isFalse();
+    assertThat(response(2, 0).stalled()).isFalse();
+  }
+
+  @Test
+  void theWriterStallsWhileMoreDeltaCommitsThanTheLagCompletedSinceTheOldestPendingPlan()
+      throws Exception {
+    restartWithStallLimits(true, 0, 2);
+    // Completed before the plan, so not in the lag: the plan compacts its log.
+    timelineFiles(
+        "20250101000001000_20250101000001500.deltacommit",
+        "20250101000002000.compaction.requested",
+        "20250101000003000_20250101000003500.deltacommit",
+        "20250101000004000_20250101000004500.deltacommit");
+    assertThat(stalled()).isFalse();
+    // Requested before the plan but completed after it: its log is in the slice the plan leaves.
+    timelineFiles("20250101000001800_20250101000005500.deltacommit");
+    assertThat(stalled()).isTrue();
+    assertThat(response(0, 0).stalled()).isTrue();
+    timelineFiles("20250101000002000_20250101000006000.commit");
+    assertThat(stalled()).isFalse();
+  }
+
+  @Test
+  void theWriterNeverStallsWithoutScheduledCompactionOrWithBothLimitsOff() throws Exception {
+    String[] backlog = {
+      "20250101000001000.compaction.requested",
+      "20250101000002000.compaction.requested",
+      "20250101000003000_20250101000003500.deltacommit",
+      "20250101000004000_20250101000004500.deltacommit"
+    };
+    restartWithStallLimits(false, 1, 1);
+    timelineFiles(backlog);
+    assertThat(stalled()).isFalse();
+    assertThat(response(0, 0).stalled()).isFalse();
+    restartWithStallLimits(true, 0, 0);
+    assertThat(stalled()).isFalse();
+    restartWithStallLimits(true, 1, 0);
+    assertThat(stalled()).isTrue();
   }
 
   @Test

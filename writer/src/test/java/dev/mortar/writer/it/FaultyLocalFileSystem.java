@@ -1,6 +1,7 @@
 package dev.mortar.writer.it;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.LocalFileSystem;
@@ -12,10 +13,18 @@ import org.apache.hadoop.util.Progressable;
 /**
  * The local file system with the {@link Failures} points of the file layer: the creation of log and
  * base files, the bytes written to them, and the renames that publish delta commit and compaction
- * commit files. Installed for every test of this module as {@code fs.file.impl} (test resource
- * core-site.xml); unarmed it is the plain local file system.
+ * commit files; and a delay before each base file is created ({@link #slowBaseFiles}), which makes
+ * compaction slow. Installed for every test of this module as {@code fs.file.impl} (test resource
+ * core-site.xml); unarmed and without delay it is the plain local file system.
  */
 public final class FaultyLocalFileSystem extends LocalFileSystem {
+  private static volatile long baseFileDelayMillis;
+
+  /** Every base file created from now on waits {@code millis} first (0: none). */
+  static void slowBaseFiles(long millis) {
+    baseFileDelayMillis = millis;
+  }
+
   @Override
   public FSDataOutputStream create(
       Path path,
@@ -33,6 +42,7 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
       bytes = Failures.Point.LOG_BYTES;
     } else if (name.endsWith(".parquet")) {
       Failures.count(Failures.Point.BASE_FILE_CREATE, 1, name);
+      delayBaseFile();
       bytes = Failures.Point.BASE_FILE_BYTES;
     } else {
       bytes = null;
@@ -40,6 +50,18 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
     FSDataOutputStream out =
         super.create(path, permission, overwrite, bufferSize, replication, blockSize, progress);
     return bytes == null ? out : new FSDataOutputStream(new CountingStream(out, bytes, name), null);
+  }
+
+  private static void delayBaseFile() throws IOException {
+    long millis = baseFileDelayMillis;
+    if (millis > 0) {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while delaying a base file");
+      }
+    }
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.it.Changelog;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -80,6 +81,18 @@ class SinkSettingsTest {
             "clean retaining 0 commits",
             b -> b.cleanRetainCommits(0),
             "option 'clean.retain-commits' must be > 0, got 0"),
+        guard(
+            "negative stall plans",
+            b -> b.stallPendingCompactions(-1),
+            "option 'write.stall.pending-compactions' must be >= 0 (0 turns the limit off), got -1"),
+        guard(
+            "negative stall lag",
+            b -> b.stallCompactionLag(-1),
+            "option 'write.stall.compaction-lag' must be >= 0 (0 turns the limit off), got -1"),
+        guard(
+            "zero stall wait",
+            b -> b.stallMaxWait(Duration.ZERO),
+            "option 'write.stall.max-wait' must be > 0 ms, got 0 ms"),
         guard(
             "compaction memory of 2 pages",
             b -> b.compactionMemory(MemorySize.parse("128 kb")),
