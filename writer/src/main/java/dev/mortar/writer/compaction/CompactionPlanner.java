@@ -1,5 +1,6 @@
 package dev.mortar.writer.compaction;
 
+import dev.mortar.writer.options.CompactionTrigger;
 import dev.mortar.writer.table.Timeline;
 import java.io.IOException;
 import java.io.UncheckedIOException;

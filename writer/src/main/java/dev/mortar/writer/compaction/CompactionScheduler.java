@@ -1,5 +1,6 @@
 package dev.mortar.writer.compaction;
 
+import dev.mortar.writer.options.CompactionTrigger;
 import dev.mortar.writer.service.BackgroundService;
 import dev.mortar.writer.table.HudiTable;
 import org.apache.hadoop.fs.FileSystem;

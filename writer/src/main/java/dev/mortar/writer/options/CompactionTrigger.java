@@ -1,4 +1,4 @@
-package dev.mortar.writer.compaction;
+package dev.mortar.writer.options;
 
 import java.io.Serializable;
 import java.time.Duration;
@@ -20,7 +20,7 @@ public record CompactionTrigger(int deltaCommits, @Nullable Duration interval)
    * @param since the latest compaction instant before {@code instant}, or the oldest delta commit's
    *     completion when the table has none, or null when it has neither
    */
-  boolean isDue(int completedSince, @Nullable String since, String instant) {
+  public boolean isDue(int completedSince, @Nullable String since, String instant) {
     if (completedSince >= deltaCommits) {
       return true;
     }

@@ -1,4 +1,4 @@
-package dev.mortar.writer.compaction;
+package dev.mortar.writer.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
