@@ -119,11 +119,15 @@ public final class HudiTableOracle {
     return groups;
   }
 
-  /** Requested times of completed deltacommits, oldest first. */
+  /** Requested times of completed deltacommits, archived ones included, oldest first. */
   public static List<String> completedInstants(String basePath) {
     HoodieTableMetaClient metaClient =
         metaClient(basePath, HadoopFSUtils.getStorageConf(new Configuration()));
-    return requestedTimes(completedTimeline(metaClient));
+    List<String> times =
+        requestedTimes(
+            metaClient.getArchivedTimeline().getDeltaCommitTimeline().filterCompletedInstants());
+    times.addAll(requestedTimes(completedTimeline(metaClient)));
+    return times;
   }
 
   /** Requested times of started but not completed deltacommits, oldest first. */
