@@ -1,5 +1,6 @@
 package dev.mortar.writer.table;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -9,9 +10,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * The deltacommit instants of a table's active timeline, layout v2 (§3), in {@code
@@ -283,29 +282,37 @@ public final class Timeline {
     }
   }
 
-  /** Log files named with {@code instant}, anywhere below the base path outside {@code .hoodie}. */
+  /**
+   * Log files named with {@code instant}, anywhere below the base path outside {@code .hoodie}.
+   * Walks the folders with plain listings, which skip a file deleted while they run (a clean on
+   * another thread deletes superseded logs at any time).
+   */
   List<Path> logFilesOf(String instant) throws IOException {
     List<Path> files = new ArrayList<>();
-    String marker = "_" + instant + ".log.";
-    RemoteIterator<LocatedFileStatus> all = fs.listFiles(basePath, true);
-    while (all.hasNext()) {
-      Path path = all.next().getPath();
-      String name = path.getName();
-      int at = name.indexOf(marker);
-      if (name.startsWith(".") && at > 0 && name.indexOf('_') == at && !isUnderMetaFolder(path)) {
-        files.add(path);
-      }
-    }
+    collectLogFiles(basePath, "_" + instant + ".log.", files);
     return files;
   }
 
-  private boolean isUnderMetaFolder(Path path) {
-    for (Path p = path.getParent(); p != null; p = p.getParent()) {
-      if (p.getName().equals(HudiTable.META_FOLDER)) {
-        return true;
+  private void collectLogFiles(Path dir, String marker, List<Path> into) throws IOException {
+    FileStatus[] children;
+    try {
+      children = fs.listStatus(dir);
+    } catch (FileNotFoundException gone) {
+      return;
+    }
+    for (FileStatus child : children) {
+      String name = child.getPath().getName();
+      if (child.isDirectory()) {
+        if (!name.equals(HudiTable.META_FOLDER)) {
+          collectLogFiles(child.getPath(), marker, into);
+        }
+      } else {
+        int at = name.indexOf(marker);
+        if (name.startsWith(".") && at > 0 && name.indexOf('_') == at) {
+          into.add(child.getPath());
+        }
       }
     }
-    return false;
   }
 
   private Instants scan() {
