@@ -9,6 +9,7 @@ import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.TableSettings;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -16,8 +17,11 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+import org.apache.flink.util.function.ThrowingRunnable;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A compaction task: executes the {@link CompactionTask}s it receives, one at a time, on a thread
@@ -30,6 +34,7 @@ import org.apache.hadoop.fs.Path;
 public final class CompactOperator extends AbstractStreamOperator<CompactionResult>
     implements OneInputStreamOperator<CompactionTask, CompactionResult>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(CompactOperator.class);
 
   /** Row group size of a base file: what the Parquet writer holds before it writes. */
   static final long BASE_FILE_ROW_GROUP_BYTES = 64L << 20;
@@ -85,28 +90,42 @@ public final class CompactOperator extends AbstractStreamOperator<CompactionResu
     queued++;
     executor.execute(
         () -> {
+          ThrowingRunnable<? extends Exception> then;
           try {
             CompactionWriteStat stat = compactor.compact(task);
-            mailbox.execute(
+            then =
                 () -> {
                   queued--;
                   metrics.compacted(stat);
                   output.collect(
                       new StreamRecord<>(
                           new CompactionResult(task.instant(), task.planSize(), stat)));
-                },
-                "emit compaction result of %s",
-                task.fileGroup());
+                };
           } catch (Throwable failure) {
-            mailbox.execute(
+            then =
                 () -> {
                   throw new IllegalStateException(
                       "compaction task failed on " + task.fileGroup(), failure);
-                },
-                "fail on compaction of %s",
-                task.fileGroup());
+                };
           }
+          post(then, task);
         });
+  }
+
+  /**
+   * Hands the outcome of a task to the task's thread. A task that is closing (stopped with a
+   * savepoint, cancelled) takes no mail: the outcome is dropped, and the plan stays pending for the
+   * next run of the job, which dispatches it again.
+   */
+  private void post(ThrowingRunnable<? extends Exception> outcome, CompactionTask task) {
+    try {
+      mailbox.execute(outcome, "outcome of compaction %s of %s", task.instant(), task.fileGroup());
+    } catch (RejectedExecutionException closing) {
+      LOG.info(
+          "Task closing: dropping the outcome of compaction {} of {}; the plan stays pending",
+          task.instant(),
+          task.fileGroup());
+    }
   }
 
   @Override

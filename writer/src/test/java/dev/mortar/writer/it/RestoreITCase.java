@@ -55,19 +55,22 @@ class RestoreITCase {
 
   static Stream<Arguments> shapes() {
     return Stream.of(
-        Arguments.of(2, 2, false),
-        Arguments.of(2, 4, false),
-        Arguments.of(3, 1, false),
-        Arguments.of(2, 2, true));
+        Arguments.of(2, 2, false, 0),
+        Arguments.of(2, 4, false, 0),
+        Arguments.of(3, 1, false, 0),
+        Arguments.of(2, 2, true, 0),
+        Arguments.of(2, 3, false, 2));
   }
 
-  @ParameterizedTest(name = "write parallelism {0} -> {1}, smaller buffers after: {2}")
+  @ParameterizedTest(
+      name = "write parallelism {0} -> {1}, smaller buffers after: {2}, compaction every {3}")
   @MethodSource("shapes")
-  void stopWithSavepointThenRestore(int before, int after, boolean smallerBuffersAfter)
-      throws Exception {
+  void stopWithSavepointThenRestore(
+      int before, int after, boolean smallerBuffersAfter, int compactEvery) throws Exception {
     long seed = Seeds.seed("RestoreITCase");
-    SinkJob job = job(before);
-    Changelog changelog = Changelog.random(seed, CHANGES, 800, 100, 30);
+    SinkJob job = job(before).toBuilder().compactEvery(compactEvery).build();
+    Changelog random = Changelog.random(seed, CHANGES, 800, 100, 30);
+    Changelog changelog = compactEvery > 0 ? random.withoutStaleChangesAfterDeletes() : random;
     LOG.info("seed {}: {}, restored with parallelism {}", seed, job, after);
     JobClient first = submit(job, changelog, null);
     awaitCompletedCommits(job.path(), 2, first);
@@ -130,6 +133,9 @@ class RestoreITCase {
     job.verify(changelog);
     job.verifyNothingUncommittedLeft();
     job.verifyOneFileGroupPerBucket();
+    assertThat(HudiClient.pendingCompactions(job.path()))
+        .as("seed %s: pending compactions", seed)
+        .isEmpty();
   }
 
   private SinkJob job(int parallelism) {
