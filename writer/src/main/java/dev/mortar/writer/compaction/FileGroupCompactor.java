@@ -94,10 +94,6 @@ final class FileGroupCompactor implements AutoCloseable {
       throw new IOException(
           "compaction " + task.instant() + " of file group " + group + " failed", e);
     }
-    long logBytes = 0;
-    for (String log : task.logFileNames()) {
-      logBytes += fs.getFileStatus(new Path(partitionDir, log)).getLen();
-    }
     long millis = (System.nanoTime() - start) / 1_000_000;
     LOG.info(
         "Compacted {} of {} into {}: {} record(s) from {} log record(s) in {} pass(es), {} ms",
@@ -122,7 +118,7 @@ final class FileGroupCompactor implements AutoCloseable {
         counts.logRecords,
         counts.logBlocks,
         task.logFileNames().size(),
-        logBytes,
+        counts.logBytes,
         millis);
   }
 

@@ -72,10 +72,11 @@ final class SliceMerger implements AutoCloseable {
     long updatedBaseRows;
     long logRecords;
     long logBlocks;
+    long logBytes;
     int passes;
 
     private void reset() {
-      written = deletes = updatedBaseRows = logRecords = logBlocks = passes = 0;
+      written = deletes = updatedBaseRows = logRecords = logBlocks = logBytes = passes = 0;
     }
   }
 
@@ -131,11 +132,13 @@ final class SliceMerger implements AutoCloseable {
       throws IOException {
     ShareLoader loader = new ShareLoader(share);
     long blocks = 0;
+    long bytes = 0;
     for (String log : logFiles) {
       Path path = new Path(partitionDir, log);
       try {
         LogFileRead read = logReader.read(fs, path, loader);
         blocks += read.dataBlocks() + read.deleteBlocks();
+        bytes += read.bytes();
       } catch (PoolFull full) {
         return false;
       } catch (IllegalArgumentException e) {
@@ -145,6 +148,7 @@ final class SliceMerger implements AutoCloseable {
     counts.logRecords += loader.records;
     if (share.residue() == 0) { // one share of every split has residue 0: count the files once
       counts.logBlocks += blocks;
+      counts.logBytes += bytes;
     }
     return true;
   }

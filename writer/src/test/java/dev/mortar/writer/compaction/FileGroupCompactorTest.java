@@ -84,6 +84,15 @@ class FileGroupCompactorTest {
         .isEqualTo(expected(model));
     assertThat(secondStat.previousBase().fileName()).isEqualTo(firstStat.baseFileName());
     assertThat(secondStat.logFiles()).isEqualTo(3);
+    long logBytes = 0;
+    for (String log : second.logFileNames()) {
+      logBytes +=
+          fs.getFileStatus(
+                  new org.apache.hadoop.fs.Path(
+                      new org.apache.hadoop.fs.Path(base, PARTITION), log))
+              .getLen();
+    }
+    assertThat(secondStat.logBytes()).as("bytes of the logs compacted").isEqualTo(logBytes);
   }
 
   @Test
