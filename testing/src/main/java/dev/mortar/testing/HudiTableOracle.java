@@ -22,7 +22,6 @@ import org.apache.hudi.common.model.FileSlice;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.TableSchemaResolver;
 import org.apache.hudi.common.table.read.HoodieFileGroupReader;
-import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.table.view.FileSystemViewManager;
 import org.apache.hudi.common.table.view.HoodieTableFileSystemView;
@@ -33,8 +32,8 @@ import org.apache.hudi.storage.StorageConfiguration;
 
 /**
  * The judge of every writer test, and the quick start's read-back: what Hudi 1.1.1's own reader
- * ({@code HoodieFileGroupReader} over the committed file slices, no metadata table, §14 b.3) sees
- * in a table.
+ * ({@code HoodieFileGroupReader} over the file slices a snapshot query reads, no metadata table,
+ * §14 b.3) sees in a table, also while the writer runs and a compaction is pending.
  *
  * <p>Every read fails if one record key appears in two file groups, so a test also catches
  * duplicates across buckets or partitions. Merging stays in memory (Hudi's default merge budget is
@@ -68,26 +67,23 @@ public final class HudiTableOracle {
   public static long forEachRow(String basePath, Configuration hadoopConf, RowVisitor visitor) {
     StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(hadoopConf);
     HoodieTableMetaClient metaClient = metaClient(basePath, conf);
-    Option<HoodieInstant> latest = completedTimeline(metaClient).lastInstant();
-    if (latest.isEmpty()) {
+    if (completedTimeline(metaClient).empty()) {
       return 0;
     }
     Map<String, String> fileGroupOfKey = new HashMap<>();
     try {
       Schema schema = new TableSchemaResolver(metaClient).getTableAvroSchema(true);
       HoodieLocalEngineContext engine = new HoodieLocalEngineContext(conf);
-      HoodieTableFileSystemView view =
-          FileSystemViewManager.createInMemoryFileSystemView(
-              engine, metaClient, HoodieMetadataConfig.newBuilder().enable(false).build());
+      SnapshotView snapshot = SnapshotView.of(engine, metaClient);
       SliceReader reader =
           new SliceReader(
               metaClient,
               conf,
               schema,
-              latest.get().requestedTime(),
+              snapshot.queryInstant(),
               RecordKeyReader.of(schema, metaClient));
       for (String partition : FSUtils.getAllPartitionPaths(engine, metaClient, false)) {
-        for (FileSlice slice : view.getLatestFileSlices(partition).toList()) {
+        for (FileSlice slice : snapshot.latestSlices(partition)) {
           reader.read(slice, fileGroupOfKey, visitor);
         }
       }
@@ -98,20 +94,43 @@ public final class HudiTableOracle {
   }
 
   /**
-   * The file group ids Hudi's file system view holds per partition (committed file slices only):
-   * with the bucket index, exactly one per bucket that was ever written in that partition.
+   * The file slices a snapshot query reads, built the way Hudi's engine file index builds them
+   * (spec hudi-table-services.md §3.4): a view of the completed and pending-compaction instants,
+   * queried at that timeline's last instant, so a file group under a pending compaction reads as
+   * its slice before the compaction merged with the logs written since (the pending base file left
+   * out).
+   */
+  private record SnapshotView(HoodieTableFileSystemView view, String queryInstant) {
+    static SnapshotView of(HoodieLocalEngineContext engine, HoodieTableMetaClient metaClient) {
+      HoodieTimeline visible =
+          metaClient.getCommitsAndCompactionTimeline().filterCompletedAndCompactionInstants();
+      return new SnapshotView(
+          FileSystemViewManager.createInMemoryFileSystemViewWithTimeline(
+              engine, metaClient, HoodieMetadataConfig.newBuilder().enable(false).build(), visible),
+          visible.lastInstant().get().requestedTime());
+    }
+
+    List<FileSlice> latestSlices(String partition) {
+      return view.getLatestMergedFileSlicesBeforeOrOn(partition, queryInstant).toList();
+    }
+  }
+
+  /**
+   * The file group ids a snapshot query reads per partition: with the bucket index, exactly one per
+   * bucket that was ever written in that partition.
    */
   public static Map<String, Set<String>> fileGroups(String basePath) {
     StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(new Configuration());
     HoodieTableMetaClient metaClient = metaClient(basePath, conf);
+    if (completedTimeline(metaClient).empty()) {
+      return Map.of();
+    }
     HoodieLocalEngineContext engine = new HoodieLocalEngineContext(conf);
-    HoodieTableFileSystemView view =
-        FileSystemViewManager.createInMemoryFileSystemView(
-            engine, metaClient, HoodieMetadataConfig.newBuilder().enable(false).build());
+    SnapshotView snapshot = SnapshotView.of(engine, metaClient);
     Map<String, Set<String>> groups = new TreeMap<>();
     for (String partition : FSUtils.getAllPartitionPaths(engine, metaClient, false)) {
       Set<String> ids = new TreeSet<>();
-      view.getLatestFileSlices(partition).forEach(slice -> ids.add(slice.getFileId()));
+      snapshot.latestSlices(partition).forEach(slice -> ids.add(slice.getFileId()));
       if (!ids.isEmpty()) {
         groups.put(partition, ids);
       }

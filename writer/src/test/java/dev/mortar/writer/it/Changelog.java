@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
@@ -127,15 +128,49 @@ public final class Changelog implements Serializable {
   public List<Op> winners(boolean eventTimeOrdering) {
     Map<Long, Op> winner = new HashMap<>();
     for (Op op : ops) {
-      if (op.kind() == RowKind.UPDATE_BEFORE) {
-        continue;
-      }
-      Op current = winner.get(op.id());
-      if (!eventTimeOrdering || current == null || op.ts() >= current.ts()) {
+      if (wins(op, winner.get(op.id()), eventTimeOrdering)) {
         winner.put(op.id(), op);
       }
     }
     return new ArrayList<>(winner.values());
+  }
+
+  /** Whether {@code op} replaces {@code current} (null: none yet) as its key's winner. */
+  private static boolean wins(Op op, Op current, boolean eventTimeOrdering) {
+    return op.kind() != RowKind.UPDATE_BEFORE
+        && (!eventTimeOrdering || current == null || op.ts() >= current.ts());
+  }
+
+  /**
+   * The length of the first prefix of this changelog, at least {@code from} changes long, whose
+   * expected rows are exactly {@code nameByKey} (the {@code name} of each key's row); -1 if none. A
+   * table read while a job writes it must match the prefix its last checkpoint covered.
+   */
+  public int prefixMatching(Map<String, String> nameByKey, int from, boolean eventTimeOrdering) {
+    Map<Long, Op> winner = new HashMap<>();
+    int mismatches = nameByKey.size();
+    for (int length = 0; ; length++) {
+      if (mismatches == 0 && length >= from) {
+        return length;
+      }
+      if (length == ops.size()) {
+        return -1;
+      }
+      Op op = ops.get(length);
+      Op current = winner.get(op.id());
+      if (!wins(op, current, eventTimeOrdering)) {
+        continue;
+      }
+      winner.put(op.id(), op);
+      String read = nameByKey.get(Long.toString(op.id()));
+      boolean matched = Objects.equals(read, expectedName(current));
+      boolean matches = Objects.equals(read, expectedName(op));
+      mismatches += (matched ? 1 : 0) - (matches ? 1 : 0);
+    }
+  }
+
+  private static String expectedName(Op winner) {
+    return winner == null || winner.kind() == RowKind.DELETE ? null : winner.name();
   }
 
   /**

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,12 +32,15 @@ import org.slf4j.LoggerFactory;
  * that publishes a commit (after the checkpoint completed, before its commit file exists).
  * Compaction, in jobs that compact every 2 delta commits: at the creation of a base file, in the
  * middle of its bytes, and at the rename that publishes {@code C_X.commit} (every base file of
- * {@code C} written, its commit missing). Hudi's reader must then show exactly the expected state
- * (no duplicate, lost or resurrected key), no instant may stay pending, no log file of an
- * uncommitted instant and no base file but those of completed compactions may be left.
+ * {@code C} written, its commit missing). Cleaning and archival, in jobs that also keep 2 commits
+ * and archive beyond 8: at a delete of the cleaner, at a file of the archived timeline and at a
+ * delete of the archiver. Hudi's reader must then show exactly the expected state (no duplicate,
+ * lost or resurrected key), no instant may stay pending, no log file of an uncommitted instant and
+ * no base file but those of completed compactions may be left.
  *
  * <p>{@code -Dmortar.failover.runs=N} runs N jobs of each kind (default 7 without compaction, i.e.
- * 21 failure points, and 3 with); {@code -Dmortar.seed=S} re-runs one.
+ * 21 failure points, 3 with, and 3 with cleaning and archival); {@code -Dmortar.seed=S} re-runs
+ * one.
  */
 class FailoverITCase {
   private static final Logger LOG = LoggerFactory.getLogger(FailoverITCase.class);
@@ -43,6 +48,9 @@ class FailoverITCase {
   private static final int CHANGES = 600;
   private static final List<Point> COMPACTION_POINTS =
       List.of(Point.BASE_FILE_CREATE, Point.BASE_FILE_BYTES, Point.COMPACTION_COMMIT_PUBLISH);
+
+  private static final List<Point> TABLE_SERVICE_POINTS =
+      List.of(Point.CLEAN_DELETE, Point.ARCHIVE_CREATE, Point.ARCHIVE_DELETE);
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
@@ -88,6 +96,48 @@ class FailoverITCase {
     List<Plan> plans = randomPlansWithCompaction(random);
     runWithFailures(seed, job, changelog, plans, random);
     BaseFiles.read(job.path()).verifyOnlyCommittedBaseFiles(job.path(), "seed " + seed);
+  }
+
+  /**
+   * Two failures among the cleaner's deletes, the archive's files and the archiver's deletes, in a
+   * job that compacts every 2 delta commits, keeps 2 commits and archives beyond 8: besides the
+   * exact state, every clean completes, Hudi loads the archived timeline and no archival is left
+   * half done.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("compactionSeeds")
+  void exactStateAfterInjectedFailuresInCleaningAndArchival(long seed) throws Exception {
+    SplittableRandom random = new SplittableRandom(seed);
+    SinkJob job =
+        randomJob(random)
+            .perCheckpoint(20)
+            .compactEvery(2)
+            .cleanRetainCommits(2)
+            .archiveBeyond(8)
+            .build();
+    Changelog changelog =
+        Changelog.random(seed, CHANGES, 150, 100, 30).withoutStaleChangesAfterDeletes();
+    List<Point> points = new ArrayList<>(TABLE_SERVICE_POINTS);
+    List<Plan> plans = new ArrayList<>();
+    while (plans.size() < 2) {
+      plans.add(Plan.random(points.remove(random.nextInt(points.size())), CHANGES, random));
+    }
+    runWithFailures(seed, job, changelog, plans, random);
+    BaseFiles.read(job.path()).verifyOnlyCommittedBaseFiles(job.path(), "seed " + seed);
+    HoodieTableMetaClient metaClient = HudiClient.metaClient(job.path());
+    HoodieTimeline cleans = metaClient.getActiveTimeline().getCleanerTimeline();
+    assertThat(cleans.filterInflightsAndRequested().countInstants())
+        .as("pending cleans, seed %s", seed)
+        .isZero();
+    assertThat(cleans.filterCompletedInstants().countInstants())
+        .as("completed cleans, seed %s", seed)
+        .isPositive();
+    assertThat(metaClient.getArchivedTimeline().getInstants())
+        .as("archived instants, seed %s", seed)
+        .isNotEmpty();
+    assertThat(dir.resolve("t/.hoodie/.temp/archive.pending"))
+        .as("an archival left half done, seed %s", seed)
+        .doesNotExist();
   }
 
   /**

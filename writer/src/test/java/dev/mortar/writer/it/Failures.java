@@ -31,7 +31,22 @@ final class Failures {
      * Publishing the n-th compaction commit file throws: every base file of the plan is written,
      * its {@code C_X.commit} is missing.
      */
-    COMPACTION_COMMIT_PUBLISH;
+    COMPACTION_COMMIT_PUBLISH,
+    /**
+     * The cleaner's n-th file deletion throws: its plan and inflight instant are on disk, some of
+     * its files deleted.
+     */
+    CLEAN_DELETE,
+    /**
+     * Creating the n-th file of the archived timeline throws (a data file, a manifest or the
+     * version file): the archive's new snapshot is not yet or only half published.
+     */
+    ARCHIVE_CREATE,
+    /**
+     * The archiver's n-th deletion of an active timeline file throws: the archive already holds the
+     * instant, the active timeline still holds some of its files.
+     */
+    ARCHIVE_DELETE;
 
     /** The points of the write path, which fire in jobs that do not compact. */
     static final List<Point> WRITE_PATH =
@@ -42,7 +57,8 @@ final class Failures {
   record Plan(Point point, long at) {
     /**
      * A failure of {@code point} at a random count that every job writing {@code changes} changes
-     * reaches (compaction points: if it compacts every few delta commits).
+     * reaches (compaction points: if it compacts every few delta commits; clean and archive points:
+     * if it also retains few commits).
      */
     static Plan random(Point point, int changes, SplittableRandom random) {
       return new Plan(
@@ -52,6 +68,8 @@ final class Failures {
             case LOG_CREATE, BASE_FILE_CREATE -> 1 + random.nextInt(4);
             case LOG_BYTES, BASE_FILE_BYTES -> 100 + random.nextInt(4000);
             case COMMIT_PUBLISH, COMPACTION_COMMIT_PUBLISH -> 1 + random.nextInt(2);
+            case CLEAN_DELETE, ARCHIVE_DELETE -> 1 + random.nextInt(8);
+            case ARCHIVE_CREATE -> 1 + random.nextInt(3);
           });
     }
   }

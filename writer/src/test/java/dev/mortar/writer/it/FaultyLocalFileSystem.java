@@ -12,10 +12,12 @@ import org.apache.hadoop.util.Progressable;
 
 /**
  * The local file system with the {@link Failures} points of the file layer: the creation of log and
- * base files, the bytes written to them, and the renames that publish delta commit and compaction
- * commit files; and a delay before each base file is created ({@link #slowBaseFiles}), which makes
- * compaction slow. Installed for every test of this module as {@code fs.file.impl} (test resource
- * core-site.xml); unarmed and without delay it is the plain local file system.
+ * base files, the bytes written to them, the renames that publish delta commit and compaction
+ * commit files, the cleaner's deletes, the archiver's files and deletes (told apart by the names of
+ * the service threads, {@code mortar-cleaner} and {@code mortar-archiver}); and a delay before each
+ * base file is created ({@link #slowBaseFiles}), which makes compaction slow. Installed for every
+ * test of this module as {@code fs.file.impl} (test resource core-site.xml); unarmed and without
+ * delay it is the plain local file system.
  */
 public final class FaultyLocalFileSystem extends LocalFileSystem {
   private static volatile long baseFileDelayMillis;
@@ -40,6 +42,9 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
     if (name.contains(".log.")) {
       Failures.count(Failures.Point.LOG_CREATE, 1, name);
       bytes = Failures.Point.LOG_BYTES;
+    } else if (path.getParent().getName().equals("history")) {
+      Failures.count(Failures.Point.ARCHIVE_CREATE, 1, name);
+      bytes = null;
     } else if (name.endsWith(".parquet")) {
       Failures.count(Failures.Point.BASE_FILE_CREATE, 1, name);
       delayBaseFile();
@@ -62,6 +67,18 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
         throw new InterruptedIOException("interrupted while delaying a base file");
       }
     }
+  }
+
+  @Override
+  public boolean delete(Path path, boolean recursive) throws IOException {
+    String thread = Thread.currentThread().getName();
+    if (thread.startsWith("mortar-cleaner")) {
+      Failures.count(Failures.Point.CLEAN_DELETE, 1, path.getName());
+    } else if (thread.startsWith("mortar-archiver")
+        && path.getParent().getName().equals("timeline")) {
+      Failures.count(Failures.Point.ARCHIVE_DELETE, 1, path.getName());
+    }
+    return super.delete(path, recursive);
   }
 
   @Override

@@ -173,7 +173,7 @@ record SinkJob(
       return this;
     }
 
-    /** DataStream jobs archive beyond {@code maxCommits} completed commits, down to half. */
+    /** The job archives beyond {@code maxCommits} completed commits, down to half. */
     Builder archiveBeyond(int maxCommits) {
       this.archiveMaxCommits = maxCommits;
       return this;
@@ -353,6 +353,13 @@ record SinkJob(
     }
     if (cleanRetainCommits > 0) {
       with.append(", 'clean.retain-commits' = '").append(cleanRetainCommits).append("'");
+    }
+    if (archiveMaxCommits > 0) {
+      with.append(", 'archive.min-commits' = '")
+          .append(archiveMaxCommits / 2)
+          .append("', 'archive.max-commits' = '")
+          .append(archiveMaxCommits)
+          .append("'");
     }
     if (smallBuffers) {
       with.append(

@@ -1,0 +1,177 @@
+package dev.mortar.writer.it;
+
+import dev.mortar.testing.HudiTableOracle;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Reads a table with Hudi's reader again and again while a job writes it, on a thread of its own,
+ * and records each read with the table's size on disk at that moment.
+ *
+ * <p>A read may fail only when the writer outran it: when, by the time it failed, at least as many
+ * commits completed after it began as the cleaner retains, so the cleaner was free to delete the
+ * slices it read (Hudi's contract for a reader slower than the retained commits). Such a read is
+ * counted ({@link #outrunReads}); any other failure is kept and thrown by {@link #close}.
+ */
+final class TableWatcher implements AutoCloseable {
+  /**
+   * One read: the {@code name} of each key's row as Hudi's reader returned it, and the counts of
+   * the table's files.
+   */
+  record Read(Map<String, String> nameByKey, TableFiles files) {}
+
+  /**
+   * Data files (logs and base files), the most log files one file group has, and the files of the
+   * active timeline (instant files, the archive folder left out).
+   */
+  record TableFiles(int dataFiles, int mostLogsPerFileGroup, int activeTimelineFiles) {
+    static TableFiles count(Path table) throws IOException {
+      int data = 0;
+      Map<String, Integer> logsPerGroup = new HashMap<>();
+      try (Stream<Path> files = Files.walk(table)) {
+        for (Path file : files.filter(Files::isRegularFile).toList()) {
+          String name = file.getFileName().toString();
+          if (table.relativize(file).startsWith(".hoodie") || name.endsWith(".crc")) {
+            continue;
+          }
+          if (name.contains(".log.")) {
+            data++;
+            String group = file.getParent() + "/" + name.substring(1, name.indexOf('_'));
+            logsPerGroup.merge(group, 1, Integer::sum);
+          } else if (name.endsWith(".parquet")) {
+            data++;
+          }
+        }
+      }
+      int timeline;
+      try (Stream<Path> files = Files.list(table.resolve(".hoodie/timeline"))) {
+        timeline =
+            (int)
+                files
+                    .filter(Files::isRegularFile)
+                    .filter(file -> !file.getFileName().toString().endsWith(".crc"))
+                    .count();
+      }
+      int mostLogs = logsPerGroup.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+      return new TableFiles(data, mostLogs, timeline);
+    }
+  }
+
+  private final String path;
+  private final long intervalMillis;
+  private final int retainedCommits;
+  private final List<Read> reads = new ArrayList<>();
+  private final Thread thread;
+  private volatile boolean stopped;
+  private volatile int outrunReads;
+  private volatile Exception failure;
+
+  private TableWatcher(String path, long intervalMillis, int retainedCommits) {
+    this.path = path;
+    this.intervalMillis = intervalMillis;
+    this.retainedCommits = retainedCommits;
+    this.thread = new Thread(this::watch, "table-watcher");
+  }
+
+  /**
+   * Starts reading the table at {@code path} (a file URI) every {@code intervalMillis}, while its
+   * cleaner keeps {@code retainedCommits} commits.
+   */
+  static TableWatcher start(String path, long intervalMillis, int retainedCommits) {
+    TableWatcher watcher = new TableWatcher(path, intervalMillis, retainedCommits);
+    watcher.thread.start();
+    return watcher;
+  }
+
+  private void watch() {
+    Path table = Path.of(URI.create(path));
+    while (!stopped) {
+      try {
+        Thread.sleep(intervalMillis);
+        if (!Files.exists(table.resolve(".hoodie/hoodie.properties"))) {
+          continue;
+        }
+        String lastCompletionBefore = lastCompletion(completionTimes(table));
+        try {
+          read(table);
+        } catch (UncheckedIOException | IllegalStateException e) {
+          if (completedAfter(table, lastCompletionBefore) < retainedCommits) {
+            throw e;
+          }
+          outrunReads++;
+        }
+      } catch (InterruptedException e) {
+        return;
+      } catch (IOException | UncheckedIOException | IllegalStateException e) {
+        if (!stopped) {
+          failure = e;
+        }
+        return;
+      }
+    }
+  }
+
+  private void read(Path table) throws IOException {
+    Map<String, String> names = new HashMap<>();
+    HudiTableOracle.forEachRow(
+        path,
+        new Configuration(),
+        (key, row, slice) ->
+            names.put(key, row.get(row.getSchema().getField("name").pos()).toString()));
+    TableFiles files = TableFiles.count(table);
+    synchronized (reads) {
+      reads.add(new Read(names, files));
+    }
+  }
+
+  /** Completion times of the commits (delta commits and compactions) on the active timeline. */
+  private static List<String> completionTimes(Path table) throws IOException {
+    try (Stream<Path> files = Files.list(table.resolve(".hoodie/timeline"))) {
+      return files
+          .map(file -> file.getFileName().toString())
+          .filter(name -> name.matches("\\d{17}_\\d{17}\\.(delta)?commit"))
+          .map(name -> name.substring(18, 35))
+          .toList();
+    }
+  }
+
+  private static String lastCompletion(List<String> completionTimes) {
+    return completionTimes.stream().max(String::compareTo).orElse("");
+  }
+
+  private static long completedAfter(Path table, String completion) throws IOException {
+    return completionTimes(table).stream().filter(time -> time.compareTo(completion) > 0).count();
+  }
+
+  /** Reads that failed because the writer outran them (see the class comment). */
+  int outrunReads() {
+    return outrunReads;
+  }
+
+  /** The reads so far, oldest first. */
+  List<Read> reads() {
+    synchronized (reads) {
+      return new ArrayList<>(reads);
+    }
+  }
+
+  /** Stops reading; throws the failure of a read, if one failed. */
+  @Override
+  public void close() throws Exception {
+    stopped = true;
+    thread.interrupt();
+    thread.join();
+    if (failure != null) {
+      throw new AssertionError("reading " + path + " while the job wrote it failed", failure);
+    }
+  }
+}
