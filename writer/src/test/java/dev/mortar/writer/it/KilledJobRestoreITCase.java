@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.testing.Seeds;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,11 +22,13 @@ import org.slf4j.LoggerFactory;
 /**
  * A whole job lost and started again by its user: the job runs in a process of its own ({@link
  * JobProcess}: JobManager and TaskManager in one JVM, no high availability), is killed with SIGKILL
- * mid-stream once the table has {@value #COMMITS_BEFORE_KILL} completed commits, and a new process
- * submits the same job restored from the newest retained checkpoint. Flink resets the sink's
- * coordinator before starting it on this path. The restored job must finish with exactly the
- * expected table (Hudi's reader), nothing pending and one file group per bucket. {@code
- * -Dmortar.restore.runs=N} runs N seeds (default 3); {@code -Dmortar.seed=S} re-runs one.
+ * mid-stream once the table has {@value #COMMITS_BEFORE_KILL} completed commits and a compaction
+ * planned (the job compacts every 2 delta commits, as users' jobs compact by default), and a new
+ * process submits the same job restored from the newest retained checkpoint. Flink resets the
+ * sink's coordinator before starting it on this path. The restored job must finish with exactly the
+ * expected table (Hudi's reader), nothing pending, one file group per bucket and no base file but
+ * those of completed compactions. {@code -Dmortar.restore.runs=N} runs N seeds (default 3); {@code
+ * -Dmortar.seed=S} re-runs one.
  */
 class KilledJobRestoreITCase {
   private static final Logger LOG = LoggerFactory.getLogger(KilledJobRestoreITCase.class);
@@ -49,8 +54,10 @@ class KilledJobRestoreITCase {
             .format(random.nextBoolean() ? LogBlockFormat.AVRO : LogBlockFormat.PARQUET)
             .buckets(4)
             .perCheckpoint(300)
+            .compactEvery(2)
             .build();
-    Changelog changelog = Changelog.random(seed, CHANGES, 2_000, 100, 30);
+    Changelog changelog =
+        Changelog.random(seed, CHANGES, 2_000, 100, 30).withoutStaleChangesAfterDeletes();
     String checkpoints = dir.resolve("checkpoints").toString();
     LOG.info("seed {}: {}", seed, job);
 
@@ -79,23 +86,39 @@ class KilledJobRestoreITCase {
     job.verify(changelog);
     job.verifyNothingUncommittedLeft();
     job.verifyOneFileGroupPerBucket();
+    BaseFiles.read(job.path()).verifyOnlyCommittedBaseFiles(job.path(), "seed " + seed);
   }
 
-  /** Waits until the first run has committed {@value #COMMITS_BEFORE_KILL} instants. */
+  /**
+   * Waits until the first run has committed {@value #COMMITS_BEFORE_KILL} instants and planned a
+   * compaction.
+   */
   private static void awaitCompletedCommits(String path, JobProcess process, long seed)
       throws Exception {
     long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
-    while (Restores.completedCommits(path) < COMMITS_BEFORE_KILL) {
+    while (Restores.completedCommits(path) < COMMITS_BEFORE_KILL || !compactionPlanned(path)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         throw new IllegalStateException(
             "seed "
                 + seed
                 + ": the job "
-                + (process.isAlive() ? "made too few commits in " + RUN_LIMIT : "ended")
+                + (process.isAlive()
+                    ? "made too few commits or no compaction plan in " + RUN_LIMIT
+                    : "ended")
                 + " before it could be killed mid-stream:\n"
                 + process.output());
       }
       Thread.sleep(50);
+    }
+  }
+
+  private static boolean compactionPlanned(String path) throws IOException {
+    Path timeline = Path.of(URI.create(path)).resolve(".hoodie/timeline");
+    if (!Files.isDirectory(timeline)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.list(timeline)) {
+      return files.anyMatch(f -> f.getFileName().toString().endsWith(".compaction.requested"));
     }
   }
 }
