@@ -40,9 +40,16 @@ public final class BufferOptions {
                   + " replaces the older one at once and a stream that updates a few hot keys"
                   + " fills the buffer (and flushes) less often.");
 
+  /**
+   * The system property that makes every pool built here strict ({@link PagePool}: owner checks on
+   * every release, released pages freed, counted in the {@link StrictPoolLedger}); the writer's
+   * tests set it to {@code true}.
+   */
+  public static final String STRICT_PROPERTY = "mortar.buffer.strict";
+
   private BufferOptions() {}
 
-  /** The page pool of one write task as {@code config} sets it (strict checks off). */
+  /** The page pool of one write task as {@code config} sets it. */
   public static PagePool newPagePool(ReadableConfig config) {
     return newPagePool(
         config.get(PAGE_SIZE).getBytes(), config.get(MEMORY).getBytes(), config.get(OFF_HEAP));
@@ -50,15 +57,21 @@ public final class BufferOptions {
 
   /**
    * The page pool of one write task from the values of {@link #PAGE_SIZE}, {@link #MEMORY} and
-   * {@link #OFF_HEAP} (strict checks off); a bad value fails naming its option.
+   * {@link #OFF_HEAP}, strict under {@link #STRICT_PROPERTY}; a bad value fails naming its option.
    */
   public static PagePool newPagePool(long pageSizeBytes, long memoryBytes, boolean offHeap) {
     if (pageSizeBytes > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
           "'" + PAGE_SIZE.key() + "' must be below 2 GiB, got " + pageSizeBytes + " bytes");
     }
+    int pageSize = (int) pageSizeBytes;
+    if (Boolean.getBoolean(STRICT_PROPERTY)) {
+      return offHeap
+          ? PagePool.strictOffHeap(pageSize, memoryBytes)
+          : PagePool.strictOnHeap(pageSize, memoryBytes);
+    }
     return offHeap
-        ? PagePool.offHeap((int) pageSizeBytes, memoryBytes)
-        : PagePool.onHeap((int) pageSizeBytes, memoryBytes);
+        ? PagePool.offHeap(pageSize, memoryBytes)
+        : PagePool.onHeap(pageSize, memoryBytes);
   }
 }

@@ -19,10 +19,12 @@ import org.apache.flink.core.memory.MemorySegmentFactory;
  * names the largest other owner when memory runs out ({@link #largestBufferExcept}); its {@link
  * #close()} frees every page it can and fails while any owner still holds pages.
  *
- * <p>Strict mode ({@link #strictOnHeap}, {@link #strictOffHeap}; for tests) tracks which owner
- * holds each page: giving a page back twice or by the wrong owner throws at once, and a released
- * page is freed instead of reused, so any later access through a stale row or key throws {@code
- * IllegalStateException("segment has been freed")}.
+ * <p>Strict mode ({@link #strictOnHeap}, {@link #strictOffHeap}, or {@link BufferOptions} under the
+ * system property {@value BufferOptions#STRICT_PROPERTY}; for tests) tracks which owner holds each
+ * page: giving a page back twice or by the wrong owner throws at once, naming the page and both
+ * owners, and a released page is freed instead of reused, so any later access through a stale row
+ * or key throws {@code IllegalStateException("segment has been freed")}. A strict pool counts its
+ * pages in use and its native bytes in the {@link StrictPoolLedger}.
  *
  * <p>Not thread-safe: one pool belongs to one write task thread.
  */
@@ -167,11 +169,9 @@ public final class PagePool implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    for (MemorySegment page : freePages) {
-      page.free();
+    while (!freePages.isEmpty()) {
+      free(freePages.pollFirst());
     }
-    pagesCreated -= freePages.size();
-    freePages.clear();
     if (pagesInUse > 0) {
       StringBuilder holders = new StringBuilder();
       for (BucketBuffer owner : owners) {
@@ -187,7 +187,11 @@ public final class PagePool implements AutoCloseable {
               + pagesCreated
               + " pages ("
               + pageSize
-              + " bytes each) still held: "
+              + " bytes each, "
+              + (long) pagesInUse * pageSize
+              + " bytes "
+              + (offHeap ? "off-heap" : "on-heap")
+              + ") still held: "
               + holders
               + ". Release or clear every BucketBuffer before closing the pool.");
     }
@@ -205,12 +209,12 @@ public final class PagePool implements AutoCloseable {
    * #canAcquire}.
    */
   void reserve(int pages) {
-    pagesInUse += pages;
+    changePagesInUse(pages);
   }
 
   /** Gives back pages set aside by {@link #reserve}, before taking them or instead of it. */
   void unreserve(int pages) {
-    pagesInUse -= pages;
+    changePagesInUse(-pages);
   }
 
   /** One page for {@code owner}; the caller has checked {@link #canAcquire}. */
@@ -226,8 +230,11 @@ public final class PagePool implements AutoCloseable {
               ? MemorySegmentFactory.allocateOffHeapUnsafeMemory(pageSize)
               : MemorySegmentFactory.allocateUnpooledSegment(pageSize);
       pagesCreated++;
+      if (strict && offHeap) {
+        StrictPoolLedger.offHeapBytesChanged(pageSize);
+      }
     }
-    pagesInUse++;
+    changePagesInUse(1);
     if (strict) {
       holderOfPage.put(page, owner);
     }
@@ -242,7 +249,8 @@ public final class PagePool implements AutoCloseable {
           holderOfPage.put(page, holder);
         }
         throw new IllegalStateException(
-            "page released by "
+            pageName(page)
+                + " released by "
                 + owner.ownerName()
                 + " but "
                 + (holder == null
@@ -251,12 +259,31 @@ public final class PagePool implements AutoCloseable {
       }
     }
     if (strict || closed) {
-      page.free();
-      pagesCreated--;
+      free(page);
     } else {
       freePages.addFirst(page);
     }
-    pagesInUse--;
+    changePagesInUse(-1);
+  }
+
+  private void changePagesInUse(int delta) {
+    pagesInUse += delta;
+    if (strict) {
+      StrictPoolLedger.pagesInUseChanged(delta);
+    }
+  }
+
+  private void free(MemorySegment page) {
+    page.free();
+    pagesCreated--;
+    if (strict && offHeap) {
+      StrictPoolLedger.offHeapBytesChanged(-pageSize);
+    }
+  }
+
+  /** Names a page in an error by its identity (a freed page has no address any more). */
+  private static String pageName(MemorySegment page) {
+    return "page @" + Integer.toHexString(System.identityHashCode(page));
   }
 
   /** A buffer gave back its pages and will not take any again. */

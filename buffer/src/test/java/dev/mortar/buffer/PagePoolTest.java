@@ -9,6 +9,7 @@ import dev.mortar.serde.Operation;
 import java.util.ConcurrentModificationException;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
@@ -28,7 +29,7 @@ class PagePoolTest {
 
     assertThatThrownBy(pool::close)
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("3 of 3 pages (128 bytes each) still held")
+        .hasMessageContaining("3 of 3 pages (128 bytes each, 384 bytes on-heap) still held")
         .hasMessageContaining("bucket-a holds 2")
         .hasMessageContaining("bucket-b holds 1")
         .hasMessageNotContaining("bucket-idle");
@@ -138,6 +139,55 @@ class PagePoolTest {
             () -> pool.releasePage(buffer, MemorySegmentFactory.allocateUnpooledSegment(PAGE)))
         .hasMessageContaining("no owner holds it");
     pool.close();
+  }
+
+  @Test
+  void strictPoolNamesThePageAndBothOwnersOfAReleaseByTheWrongOwner() {
+    PagePool pool = PagePool.strictOffHeap(PAGE, 16 * PAGE);
+    BucketBuffer holder = pool.newBuffer("p=1#0", Deduplication.OFF);
+    BucketBuffer other = pool.newBuffer("p=2#1", Deduplication.OFF);
+    MemorySegment page = pool.acquirePage(holder);
+
+    assertThatThrownBy(() -> pool.releasePage(other, page))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "page @"
+                + Integer.toHexString(System.identityHashCode(page))
+                + " released by p=2#1 but p=1#0 holds it");
+    pool.releasePage(holder, page);
+    holder.release();
+    other.release();
+    pool.close();
+  }
+
+  @Test
+  void theStrictPropertyMakesOptionPoolsStrictAndTheLedgerCountsTheirPagesAndNativeBytes() {
+    long pagesBefore = StrictPoolLedger.pagesHeld();
+    long bytesBefore = StrictPoolLedger.offHeapBytes();
+    String previous = System.setProperty(BufferOptions.STRICT_PROPERTY, "true");
+    PagePool pool;
+    try {
+      pool = BufferOptions.newPagePool(PAGE, 16 * PAGE, true);
+    } finally {
+      if (previous == null) {
+        System.clearProperty(BufferOptions.STRICT_PROPERTY);
+      } else {
+        System.setProperty(BufferOptions.STRICT_PROPERTY, previous);
+      }
+    }
+    assertThat(pool.isStrict()).isTrue();
+    BucketBuffer buffer = pool.newBuffer("counted", Deduplication.OFF);
+    fillPages(buffer, 3);
+
+    assertThat(StrictPoolLedger.pagesHeld() - pagesBefore).isEqualTo(3);
+    assertThat(StrictPoolLedger.offHeapBytes() - bytesBefore).isEqualTo(3 * PAGE);
+    assertThatThrownBy(pool::close).hasMessageContaining("384 bytes off-heap");
+    buffer.release();
+    assertThat(StrictPoolLedger.pagesHeld()).isEqualTo(pagesBefore);
+    assertThat(StrictPoolLedger.offHeapBytes()).isEqualTo(bytesBefore);
+    try (PagePool lenient = BufferOptions.newPagePool(PAGE, 16 * PAGE, true)) {
+      assertThat(lenient.isStrict()).as("strict only under the property").isFalse();
+    }
   }
 
   @Test

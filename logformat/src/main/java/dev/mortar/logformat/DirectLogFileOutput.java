@@ -23,43 +23,32 @@ import org.slf4j.LoggerFactory;
  * which a write-once log file does not need.
  *
  * <p>Direct I/O wants every write to start at a multiple of the file system's block size and to be
- * a multiple of it long, from memory aligned the same way. Bytes collect in a direct staging buffer
- * of whole blocks, written when full (one per writing thread, reused from file to file). At the end
- * the last, partial block is padded with zeros and written, and the file is truncated to its real
- * length. The file has no Hadoop {@code .crc} side file: Hadoop's local file system reads a file
- * without one unchecked, as Hudi's reader does here.
+ * a multiple of it long, from memory aligned the same way. Bytes collect in a native staging buffer
+ * of whole blocks, written when full (the writing thread's {@link StagingBuffers}, reused from file
+ * to file and given back at close; a write after close fails). At the end the last, partial block
+ * is padded with zeros and written, and the file is truncated to its real length. The file has no
+ * Hadoop {@code .crc} side file: Hadoop's local file system reads a file without one unchecked, as
+ * Hudi's reader does here.
  */
 final class DirectLogFileOutput extends LogFileOutput {
   private static final Logger LOG = LoggerFactory.getLogger(DirectLogFileOutput.class);
   private static final AtomicBoolean WARNED = new AtomicBoolean();
-  static final int STAGE_BYTES = 1 << 20;
+  static final int STAGE_BYTES = StagingBuffers.STAGE_BYTES;
 
-  /** Where the staging buffer starts in memory; enough for the disks' logical block sizes. */
-  private static final int MEMORY_ALIGNMENT = 4096;
-
-  /**
-   * The staging buffer a closed file of this thread gave back, for the thread's next file: a flush
-   * thread writes one file after another and keeps one buffer.
-   */
-  private static final ThreadLocal<ByteBuffer> SPARE_STAGE = new ThreadLocal<>();
-
+  private final File file;
   private final FileChannel channel;
   private final int blockSize;
+  private final StagingBuffers.Stage staging;
   private final ByteBuffer stage;
   private long written;
   private boolean closed;
 
-  private DirectLogFileOutput(FileChannel channel, int blockSize) {
+  private DirectLogFileOutput(File file, FileChannel channel, int blockSize) {
+    this.file = file;
     this.channel = channel;
     this.blockSize = blockSize;
-    ByteBuffer spare = SPARE_STAGE.get();
-    if (spare == null) {
-      spare =
-          ByteBuffer.allocateDirect(STAGE_BYTES + MEMORY_ALIGNMENT).alignedSlice(MEMORY_ALIGNMENT);
-    } else {
-      SPARE_STAGE.remove();
-    }
-    this.stage = spare.clear().limit(STAGE_BYTES);
+    this.staging = StagingBuffers.take();
+    this.stage = staging.bytes();
   }
 
   /**
@@ -98,11 +87,12 @@ final class DirectLogFileOutput extends LogFileOutput {
       }
       return null;
     }
-    return new DirectLogFileOutput(channel, blockSize(path));
+    return new DirectLogFileOutput(file, channel, blockSize(path));
   }
 
   @Override
   public void write(int b) throws IOException {
+    checkOpen();
     if (!stage.hasRemaining()) {
       writeStage();
     }
@@ -111,6 +101,7 @@ final class DirectLogFileOutput extends LogFileOutput {
 
   @Override
   public void write(byte[] bytes, int offset, int length) throws IOException {
+    checkOpen();
     while (length > 0) {
       int chunk = Math.min(length, stage.remaining());
       stage.put(bytes, offset, chunk);
@@ -143,7 +134,14 @@ final class DirectLogFileOutput extends LogFileOutput {
         channel.force(true);
       }
     } finally {
-      SPARE_STAGE.set(stage);
+      StagingBuffers.giveBack(staging);
+    }
+  }
+
+  private void checkOpen() throws IOException {
+    if (closed) {
+      throw new IOException(
+          file + " written after it was closed (its staging buffer is given back)");
     }
   }
 
@@ -181,6 +179,6 @@ final class DirectLogFileOutput extends LogFileOutput {
     } catch (IOException | UnsupportedOperationException unknown) {
       // fall through to the common block size
     }
-    return MEMORY_ALIGNMENT;
+    return StagingBuffers.MEMORY_ALIGNMENT;
   }
 }

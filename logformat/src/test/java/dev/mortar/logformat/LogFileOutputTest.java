@@ -101,6 +101,43 @@ class LogFileOutputTest {
   }
 
   /**
+   * A thread's direct files share one staging buffer: a file open beside another takes a second,
+   * which is freed when given back; the thread's buffer is freed when the thread releases it. A
+   * write after close fails, naming the file, instead of writing into a buffer given back.
+   */
+  @Test
+  void aThreadKeepsOneStagingBufferUntilItReleasesIt() throws IOException {
+    StagingBuffers.releaseThisThread();
+    long before = StagingBuffers.nativeBytes();
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    LogFileOutput first =
+        LogFileOutput.create(fs, new Path(dir.toUri().toString(), "one"), true, 0);
+    assumeTrue(first instanceof DirectLogFileOutput, "no direct I/O on " + dir);
+    long oneBuffer = StagingBuffers.nativeBytes() - before;
+    assertThat(oneBuffer).isGreaterThanOrEqualTo(DirectLogFileOutput.STAGE_BYTES);
+    LogFileOutput second =
+        LogFileOutput.create(fs, new Path(dir.toUri().toString(), "two"), true, 0);
+    assertThat(StagingBuffers.nativeBytes() - before).isEqualTo(2 * oneBuffer);
+
+    first.write(1);
+    first.syncAndClose();
+    second.write(2);
+    second.close();
+    assertThat(StagingBuffers.nativeBytes() - before).isEqualTo(oneBuffer);
+    LogFileOutput third =
+        LogFileOutput.create(fs, new Path(dir.toUri().toString(), "three"), true, 0);
+    assertThat(StagingBuffers.nativeBytes() - before).as("reused").isEqualTo(oneBuffer);
+    third.close();
+    assertThatThrownBy(() -> third.write(new byte[] {3}, 0, 1))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("three")
+        .hasMessageContaining("after it was closed");
+
+    StagingBuffers.releaseThisThread();
+    assertThat(StagingBuffers.nativeBytes()).isEqualTo(before);
+  }
+
+  /**
    * A file system that refuses {@code O_DIRECT} after creating the file (as some do) leaves no
    * empty file behind, so the exclusive create of the fallback path succeeds and writes the file.
    */

@@ -1,6 +1,7 @@
 package dev.mortar.writer.write;
 
 import dev.mortar.buffer.BucketBuffer;
+import dev.mortar.logformat.StagingBuffers;
 import dev.mortar.writer.table.WriteStat;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -16,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import javax.annotation.Nullable;
 
 /**
  * Runs the flushes of one write task on one background thread, so the task keeps taking rows while
@@ -36,6 +38,8 @@ import java.util.function.Consumer;
  *       task thread, in submission order.
  *   <li>A failed flush fails the task at the next collect, naming the buffer; nothing of it was
  *       committed, so the restart from the last checkpoint replays its rows.
+ *   <li>The thread owns the native staging buffer its direct I/O log files share ({@link
+ *       StagingBuffers}) and frees it as it ends, before {@link #close} returns.
  * </ul>
  */
 final class FlushQueue implements AutoCloseable {
@@ -50,6 +54,7 @@ final class FlushQueue implements AutoCloseable {
   private final ExecutorService executor;
   private final Consumer<Flushed> collector;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+  @Nullable private Thread thread;
 
   FlushQueue(String threadName, Consumer<Flushed> collector) {
     this(threadName, CLOSE_TIMEOUT, collector);
@@ -62,10 +67,18 @@ final class FlushQueue implements AutoCloseable {
     this.executor =
         Executors.newSingleThreadExecutor(
             runnable -> {
-              Thread thread = new Thread(runnable, threadName);
+              thread = new Thread(() -> runThenFreeStaging(runnable), threadName);
               thread.setDaemon(true);
               return thread;
             });
+  }
+
+  private static void runThenFreeStaging(Runnable flushes) {
+    try {
+      flushes.run();
+    } finally {
+      StagingBuffers.releaseThisThread();
+    }
   }
 
   /** Starts writing {@code sealed} with {@code flush}; the buffer is released once collected. */
@@ -164,7 +177,10 @@ final class FlushQueue implements AutoCloseable {
     boolean interrupted = false;
     while (true) {
       try {
-        executor.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        if (executor.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)
+            && thread != null) {
+          TimeUnit.NANOSECONDS.timedJoin(thread, deadline - System.nanoTime());
+        }
         return interrupted;
       } catch (InterruptedException e) {
         interrupted = true;

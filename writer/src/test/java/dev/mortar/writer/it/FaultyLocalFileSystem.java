@@ -15,16 +15,23 @@ import org.apache.hadoop.util.Progressable;
  * base files, the bytes written to them, the renames that publish delta commit and compaction
  * commit files, the cleaner's deletes, the archiver's files and deletes (told apart by the names of
  * the service threads, {@code mortar-cleaner} and {@code mortar-archiver}); and a delay before each
- * base file is created ({@link #slowBaseFiles}), which makes compaction slow. Installed for every
- * test of this module as {@code fs.file.impl} (test resource core-site.xml); unarmed and without
- * delay it is the plain local file system.
+ * base file is created ({@link #slowBaseFiles}), which makes compaction slow, or each log file
+ * ({@link #slowLogFiles}), which makes flushes slow. Installed for every test of this module as
+ * {@code fs.file.impl} (test resource core-site.xml); unarmed and without delay it is the plain
+ * local file system.
  */
 public final class FaultyLocalFileSystem extends LocalFileSystem {
   private static volatile long baseFileDelayMillis;
+  private static volatile long logFileDelayMillis;
 
   /** Every base file created from now on waits {@code millis} first (0: none). */
   static void slowBaseFiles(long millis) {
     baseFileDelayMillis = millis;
+  }
+
+  /** Every log file created from now on waits {@code millis} first (0: none). */
+  static void slowLogFiles(long millis) {
+    logFileDelayMillis = millis;
   }
 
   @Override
@@ -41,13 +48,14 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
     Failures.Point bytes;
     if (name.contains(".log.")) {
       Failures.count(Failures.Point.LOG_CREATE, 1, name);
+      delay(logFileDelayMillis, name);
       bytes = Failures.Point.LOG_BYTES;
     } else if (path.getParent().getName().equals("history")) {
       Failures.count(Failures.Point.ARCHIVE_CREATE, 1, name);
       bytes = null;
     } else if (name.endsWith(".parquet")) {
       Failures.count(Failures.Point.BASE_FILE_CREATE, 1, name);
-      delayBaseFile();
+      delay(baseFileDelayMillis, name);
       bytes = Failures.Point.BASE_FILE_BYTES;
     } else {
       bytes = null;
@@ -57,14 +65,13 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
     return bytes == null ? out : new FSDataOutputStream(new CountingStream(out, bytes, name), null);
   }
 
-  private static void delayBaseFile() throws IOException {
-    long millis = baseFileDelayMillis;
+  private static void delay(long millis, String file) throws IOException {
     if (millis > 0) {
       try {
         Thread.sleep(millis);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while delaying a base file");
+        throw new InterruptedIOException("interrupted while delaying the creation of " + file);
       }
     }
   }

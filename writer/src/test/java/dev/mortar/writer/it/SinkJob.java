@@ -50,6 +50,7 @@ record SinkJob(
     int buckets,
     int perCheckpoint,
     boolean smallBuffers,
+    boolean offHeap,
     boolean restarts,
     boolean metaFields,
     Deduplication deduplication,
@@ -64,8 +65,9 @@ record SinkJob(
 
   /**
    * A job on {@code path}: parallelism 1, unpartitioned, last write wins, Avro blocks, 2 buckets,
-   * 100 changes per checkpoint, default buffers, no restarts, meta fields, on_read de-duplication,
-   * no compaction plans (when planned, executed in the job), archival at its defaults.
+   * 100 changes per checkpoint, default heap buffers, no restarts, meta fields, on_read
+   * de-duplication, no compaction plans (when planned, executed in the job), archival at its
+   * defaults.
    */
   static Builder at(String path) {
     return new Builder(path);
@@ -80,6 +82,7 @@ record SinkJob(
     builder.buckets = buckets;
     builder.perCheckpoint = perCheckpoint;
     builder.smallBuffers = smallBuffers;
+    builder.offHeap = offHeap;
     builder.restarts = restarts;
     builder.metaFields = metaFields;
     builder.deduplication = deduplication;
@@ -100,6 +103,7 @@ record SinkJob(
     private int buckets = 2;
     private int perCheckpoint = 100;
     private boolean smallBuffers;
+    private boolean offHeap;
     private boolean restarts;
     private boolean metaFields = true;
     private Deduplication deduplication = Deduplication.ON_READ;
@@ -148,6 +152,12 @@ record SinkJob(
     /** 4 kb pages, 64 kb of buffer memory and 16 kb batches: many flushes and spanning rows. */
     Builder smallBuffers(boolean smallBuffers) {
       this.smallBuffers = smallBuffers;
+      return this;
+    }
+
+    /** Buffer pages outside the Java heap ('buffer.off-heap'). */
+    Builder offHeap(boolean offHeap) {
+      this.offHeap = offHeap;
       return this;
     }
 
@@ -201,6 +211,7 @@ record SinkJob(
           buckets,
           perCheckpoint,
           smallBuffers,
+          offHeap,
           restarts,
           metaFields,
           deduplication,
@@ -267,7 +278,8 @@ record SinkJob(
             .parallelism(parallelism)
             .logBlockFormat(format)
             .populateMetaFields(metaFields)
-            .deduplication(deduplication);
+            .deduplication(deduplication)
+            .offHeapBuffer(offHeap);
     if (partitioned) {
       sink.partitionFields("dt");
     }
@@ -341,6 +353,9 @@ record SinkJob(
     }
     if (!metaFields) {
       with.append(", 'hoodie.populate.meta.fields' = 'false'");
+    }
+    if (offHeap) {
+      with.append(", 'buffer.off-heap' = 'true'");
     }
     if (compactionDeltaCommits == 0) {
       with.append(", 'compaction.schedule.enabled' = 'false'");

@@ -2,14 +2,20 @@ package dev.mortar.writer.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
+import dev.mortar.logformat.LogFileWriter;
+import dev.mortar.logformat.LogWriterOptions;
+import dev.mortar.logformat.StagingBuffers;
 import dev.mortar.serde.Operation;
 import dev.mortar.writer.table.WriteStat;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,7 +25,12 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.writer.BinaryRowWriter;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class FlushQueueTest {
   private final PagePool pool = PagePool.strictOffHeap(4096, 64 * 4096);
@@ -160,6 +171,40 @@ class FlushQueueTest {
     pool.close();
   }
 
+  @Test
+  void theFlushThreadFreesItsDirectIoStagingBufferBeforeCloseReturns(@TempDir Path dir)
+      throws Exception {
+    long before = StagingBuffers.nativeBytes();
+    LocalFileSystem fs = new LocalFileSystem();
+    fs.initialize(URI.create("file:///"), new Configuration());
+    BinaryRowData row = row();
+    FlushQueue queue = new FlushQueue("test-flush", flushed -> {});
+    queue.submit(
+        filled("direct"),
+        () -> {
+          try (LogFileWriter writer =
+              new LogFileWriter(
+                  fs,
+                  new org.apache.hadoop.fs.Path(dir.toUri()),
+                  "",
+                  "direct",
+                  "20261126182235000",
+                  "0-0-0",
+                  RowType.of(new VarCharType(VarCharType.MAX_LENGTH)),
+                  LogWriterOptions.defaults())) {
+            writer.write(BinaryStringData.fromString("k"), row);
+            writer.finish();
+          }
+          return null;
+        });
+    queue.awaitAll();
+    assumeTrue(StagingBuffers.nativeBytes() > before, "no direct I/O on " + dir);
+
+    queue.close();
+    assertThat(StagingBuffers.nativeBytes()).isEqualTo(before);
+    pool.close();
+  }
+
   /** What a task cancelled by Flink sees: its thread interrupted while it waits for a flush. */
   private static void cancelledWhileAwaitingOldest(FlushQueue queue) throws IOException {
     Thread.currentThread().interrupt();
@@ -210,14 +255,19 @@ class FlushQueueTest {
 
   private BucketBuffer filled(String owner) {
     BucketBuffer buffer = pool.newBuffer(owner, Deduplication.ON_APPEND);
-    BinaryRowData row = new BinaryRowData(1);
-    BinaryRowWriter writer = new BinaryRowWriter(row, 256);
-    writer.writeString(0, BinaryStringData.fromString("x".repeat(200)));
-    writer.complete();
+    BinaryRowData row = row();
     for (int i = 0; i < 30; i++) {
       assertThat(buffer.append(BinaryStringData.fromString(owner + i), i, Operation.UPDATE, row))
           .isTrue();
     }
     return buffer;
+  }
+
+  private static BinaryRowData row() {
+    BinaryRowData row = new BinaryRowData(1);
+    BinaryRowWriter writer = new BinaryRowWriter(row, 256);
+    writer.writeString(0, BinaryStringData.fromString("x".repeat(200)));
+    writer.complete();
+    return row;
   }
 }
