@@ -28,7 +28,7 @@ public final class Main {
         System.out.println(
             "  e2e [flags]         the end-to-end upsert benchmark (--help lists the flags)");
         System.out.println(
-            "  readcost [flags]    Hudi's read time of a table written with and without compaction");
+            "  readcost [flags]    Hudi's read time of tables streamed with table services on and off");
         System.out.println(
             "  compaction [flags]  Mortar's compactor against Hudi's Java client (--help: flags)");
         if (!command.equals("help")) {

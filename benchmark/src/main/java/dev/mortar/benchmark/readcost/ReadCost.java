@@ -7,7 +7,8 @@ import java.util.Locale;
  * One table of the read-cost benchmark: how it was written, what it holds, and how long Hudi's
  * reader takes to read all of it.
  *
- * @param compactEvery delta commits between compactions, 0 for none
+ * @param compactEvery delta commits between compactions (cleaning and archival on too), 0 for no
+ *     table service
  * @param checkpoints batches the source emitted, one per checkpoint
  * @param keysRead distinct keys Hudi's reader returned
  * @param readMillis the fastest of the timed reads of the whole table
@@ -16,8 +17,9 @@ public record ReadCost(
     int compactEvery, int checkpoints, HudiTableFiles files, long keysRead, double readMillis) {
 
   static final String HEADER =
-      "| compaction | checkpoints | delta commits | compactions | data files | log files |"
-          + " base files | logs in latest slices | timeline files | keys read | read ms (best) |\n"
+      "| table services | checkpoints | active delta commits | active compactions | data files |"
+          + " log files | base files | logs in latest slices | timeline files | keys read |"
+          + " read ms (best) |\n"
           + "|---|---|---|---|---|---|---|---|---|---|---|\n";
 
   /** This table as a row under {@link #HEADER}. */
@@ -25,7 +27,7 @@ public record ReadCost(
     return String.format(
         Locale.ROOT,
         "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %,d | %.0f |%n",
-        compactEvery > 0 ? "every " + compactEvery : "off",
+        compactEvery > 0 ? "compaction every " + compactEvery + ", clean, archive" : "off",
         checkpoints,
         files.deltaCommits(),
         files.compactions(),

@@ -22,10 +22,13 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 
 /**
- * What compaction buys a reader: writes the same upserts twice with Mortar on a local MiniCluster,
- * one batch per checkpoint, once compacting in the job every {@code --compact-every} delta commits
- * and once without compaction, then times Hudi's own reader ({@code HoodieFileGroupReader}, through
- * {@link HudiTableOracle}) reading each whole table, and prints one table row per table.
+ * What the table services buy a reader, and whether a table's read cost stays flat as it is
+ * streamed: for each of {@code --checkpoints} (e.g. 100, 500 and 2,000) writes the same upserts
+ * twice with Mortar on a local MiniCluster, one batch per checkpoint, once with the table services
+ * on (compaction every {@code --compact-every} delta commits, cleaning and archival at their
+ * defaults) and once with all of them off, then times Hudi's own reader ({@code
+ * HoodieFileGroupReader}, through {@link HudiTableOracle}) reading each whole table, and prints one
+ * table row per table.
  *
  * <p>{@code bin/readcost --help} lists the flags.
  */
@@ -41,13 +44,18 @@ public final class ReadCostBenchmark {
 
   static Flags flags() {
     return new Flags("readcost")
-        .declare("checkpoints", "500", "checkpoints of each job, one batch of upserts each")
+        .declare(
+            "checkpoints",
+            "100,500,2000",
+            "checkpoints of each job (one batch of upserts each); a list writes a pair of tables"
+                + " per entry")
         .declare("rows-per-checkpoint", "1000", "upserts per checkpoint")
         .declare("keys", "200000", "keys drawn uniformly from [0, keys)")
         .declare("buckets", "4", "fixed buckets (file groups) of the tables")
         .declare("parallelism", "2", "parallelism of the writer (and of compaction)")
         .declare("checkpoint-ms", "100", "checkpoint interval")
-        .declare("compact-every", "5", "delta commits between compactions of the compacted table")
+        .declare(
+            "compact-every", "5", "delta commits between compactions of the table with services on")
         .declare("reads", "3", "timed reads of each table after a warm-up read; the fastest counts")
         .declare("seed", "1", "seed of the keys")
         .declare("work-dir", System.getProperty("java.io.tmpdir"), "where the tables are written");
@@ -66,9 +74,10 @@ public final class ReadCostBenchmark {
   }
 
   /**
-   * Writes the compacted and the uncompacted table, then reads them in turn: one untimed warm-up
-   * read each, then {@code --reads} timed rounds, so that warm-up and drifts of a shared machine
-   * hit both tables alike. Returns the compacted table first.
+   * Per entry of {@code --checkpoints}, writes the table with services on and the one with them
+   * off, then reads the two in turn: one untimed warm-up read each, then {@code --reads} timed
+   * rounds, so that warm-up and drifts of a shared machine hit both tables alike. Returns per entry
+   * the table with services on first.
    */
   static List<ReadCost> run(Flags flags) throws Exception {
     int compactEvery = flags.getInt("compact-every");
@@ -76,44 +85,54 @@ public final class ReadCostBenchmark {
       throw new IllegalArgumentException(
           "--compact-every: expected at least 1 delta commit, found " + compactEvery);
     }
-    int checkpoints = flags.getInt("checkpoints");
     Path workDir = Path.of(flags.get("work-dir"));
     Files.createDirectories(workDir);
-    Path root = Files.createTempDirectory(workDir, "mortar-readcost");
-    try {
-      int[] compactions = {compactEvery, 0};
-      Path[] tables = {root.resolve("compacted"), root.resolve("uncompacted")};
-      HudiTableFiles[] files = new HudiTableFiles[2];
-      for (int t = 0; t < 2; t++) {
-        files[t] = write(flags, tables[t], compactions[t]);
+    List<ReadCost> costs = new ArrayList<>();
+    for (String entry : flags.getList("checkpoints")) {
+      int checkpoints = Integer.parseInt(entry);
+      Path root = Files.createTempDirectory(workDir, "mortar-readcost");
+      try {
+        costs.addAll(pair(flags, root, checkpoints, compactEvery));
+      } finally {
+        TableFiles.deleteRecursively(root);
       }
-      long[] keys = new long[2];
-      double[] best = {Double.MAX_VALUE, Double.MAX_VALUE};
-      for (int round = 0; round <= flags.getInt("reads"); round++) {
-        for (int t = 0; t < 2; t++) {
-          long start = System.nanoTime();
-          keys[t] = readKeys(tables[t]);
-          double millis = (System.nanoTime() - start) / 1e6;
-          System.out.printf(
-              Locale.ROOT,
-              "[readcost] %s read of %s: %,d keys in %.0f ms%n",
-              round == 0 ? "warm-up" : "timed",
-              tables[t].getFileName(),
-              keys[t],
-              millis);
-          if (round > 0) {
-            best[t] = Math.min(best[t], millis);
-          }
+    }
+    return costs;
+  }
+
+  private static List<ReadCost> pair(Flags flags, Path root, int checkpoints, int compactEvery)
+      throws Exception {
+    int[] compactions = {compactEvery, 0};
+    Path[] tables = {root.resolve("services-on"), root.resolve("services-off")};
+    HudiTableFiles[] files = new HudiTableFiles[2];
+    for (int t = 0; t < 2; t++) {
+      files[t] = write(flags, tables[t], checkpoints, compactions[t]);
+    }
+    long[] keys = new long[2];
+    double[] best = {Double.MAX_VALUE, Double.MAX_VALUE};
+    for (int round = 0; round <= flags.getInt("reads"); round++) {
+      for (int t = 0; t < 2; t++) {
+        long start = System.nanoTime();
+        keys[t] = readKeys(tables[t]);
+        double millis = (System.nanoTime() - start) / 1e6;
+        System.out.printf(
+            Locale.ROOT,
+            "[readcost] %s read of %s after %d checkpoints: %,d keys in %.0f ms%n",
+            round == 0 ? "warm-up" : "timed",
+            tables[t].getFileName(),
+            checkpoints,
+            keys[t],
+            millis);
+        if (round > 0) {
+          best[t] = Math.min(best[t], millis);
         }
       }
-      List<ReadCost> costs = new ArrayList<>();
-      for (int t = 0; t < 2; t++) {
-        costs.add(new ReadCost(compactions[t], checkpoints, files[t], keys[t], best[t]));
-      }
-      return costs;
-    } finally {
-      TableFiles.deleteRecursively(root);
     }
+    List<ReadCost> costs = new ArrayList<>();
+    for (int t = 0; t < 2; t++) {
+      costs.add(new ReadCost(compactions[t], checkpoints, files[t], keys[t], best[t]));
+    }
+    return costs;
   }
 
   /** Reads the whole table with Hudi's reader; returns its distinct keys. */
@@ -123,13 +142,16 @@ public final class ReadCostBenchmark {
   }
 
   /** Runs the writing job to its end on a fresh local MiniCluster; returns the table's files. */
-  private static HudiTableFiles write(Flags flags, Path table, int compactEvery) throws Exception {
+  private static HudiTableFiles write(Flags flags, Path table, int checkpoints, int compactEvery)
+      throws Exception {
     System.out.printf(
         Locale.ROOT,
-        "[readcost] writing %d checkpoints of %,d upserts, compaction %s ...%n",
-        flags.getInt("checkpoints"),
+        "[readcost] writing %d checkpoints of %,d upserts, table services %s ...%n",
+        checkpoints,
         flags.getLong("rows-per-checkpoint"),
-        compactEvery > 0 ? "every " + compactEvery + " delta commits" : "off");
+        compactEvery > 0
+            ? "on (compaction every " + compactEvery + " delta commits, cleaning, archival)"
+            : "off");
     long start = System.nanoTime();
     Configuration config = new Configuration();
     config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
@@ -142,7 +164,7 @@ public final class ReadCostBenchmark {
     DataStream<RowData> rows =
         env.addSource(
                 new CheckpointedBatchSource(
-                    flags.getInt("checkpoints"),
+                    checkpoints,
                     flags.getInt("rows-per-checkpoint"),
                     flags.getLong("keys"),
                     flags.getLong("seed")),
@@ -156,7 +178,8 @@ public final class ReadCostBenchmark {
             .buckets(flags.getInt("buckets"))
             .parallelism(parallelism)
             .logBlockFormat(LogBlockFormat.AVRO)
-            .compactionScheduling(compactEvery > 0);
+            .compactionScheduling(compactEvery > 0)
+            .archival(compactEvery > 0);
     if (compactEvery > 0) {
       sink.compactionDeltaCommits(compactEvery);
     }
