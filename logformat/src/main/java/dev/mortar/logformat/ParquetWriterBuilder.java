@@ -1,16 +1,17 @@
 package dev.mortar.logformat;
 
-import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.OutputFile;
 
-/** A parquet-mr writer builder for {@link RowData} with a given write support. */
-final class ParquetWriterBuilder extends ParquetWriter.Builder<RowData, ParquetWriterBuilder> {
-  private final WriteSupport<RowData> writeSupport;
+/** A parquet-mr writer builder for {@link BinaryRowData} with a given write support. */
+final class ParquetWriterBuilder
+    extends ParquetWriter.Builder<BinaryRowData, ParquetWriterBuilder> {
+  private final WriteSupport<BinaryRowData> writeSupport;
 
-  ParquetWriterBuilder(OutputFile file, WriteSupport<RowData> writeSupport) {
+  ParquetWriterBuilder(OutputFile file, WriteSupport<BinaryRowData> writeSupport) {
     super(file);
     this.writeSupport = writeSupport;
   }
@@ -21,7 +22,7 @@ final class ParquetWriterBuilder extends ParquetWriter.Builder<RowData, ParquetW
   }
 
   @Override
-  protected WriteSupport<RowData> getWriteSupport(Configuration conf) {
+  protected WriteSupport<BinaryRowData> getWriteSupport(Configuration conf) {
     return writeSupport;
   }
 }
