@@ -62,7 +62,7 @@ public final class BaseFileWriter implements Closeable {
             avroSchema,
             new StoredMetaColumns(Binary.fromString(file.getName())));
     this.writer =
-        new ParquetWriterBuilder(new FileSystemOutputFile(fs, file), writeSupport)
+        new ParquetWriterBuilder<>(new FileSystemOutputFile(fs, file), writeSupport)
             .withConf(new Configuration(false))
             .withWriteMode(ParquetFileWriter.Mode.CREATE)
             .withCompressionCodec(codec.parquetName())

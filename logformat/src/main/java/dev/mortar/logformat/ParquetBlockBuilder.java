@@ -50,7 +50,7 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
       throws IOException {
     if (writer == null) {
       writer =
-          new ParquetWriterBuilder(outputFile, writeSupport)
+          new ParquetWriterBuilder<>(outputFile, writeSupport)
               .withConf(configuration)
               .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
               .withCompressionCodec(codec.parquetName())

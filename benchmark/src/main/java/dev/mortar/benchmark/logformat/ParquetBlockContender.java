@@ -2,10 +2,11 @@ package dev.mortar.benchmark.logformat;
 
 import dev.mortar.logformat.AvroSchemas;
 import dev.mortar.logformat.BlockBuffer;
+import dev.mortar.logformat.InMemoryOutputFile;
 import dev.mortar.logformat.MetaFieldValues;
 import dev.mortar.logformat.ParquetBlockBuilder;
 import dev.mortar.logformat.ParquetCodec;
-import java.io.ByteArrayOutputStream;
+import dev.mortar.logformat.ParquetWriterBuilder;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -17,9 +18,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
-import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.api.Binary;
 
 /**
@@ -112,7 +110,8 @@ public enum ParquetBlockContender {
     private final boolean dictionary;
     private final RowDataGettersWriteSupport writeSupport;
     private final Configuration configuration = new Configuration(false);
-    private final ReusedOutputFile outputFile = new ReusedOutputFile();
+    private final BlockBuffer content = new BlockBuffer(1 << 20);
+    private final InMemoryOutputFile outputFile = new InMemoryOutputFile(content);
     private final Binary instant = Binary.fromString(BlockInput.INSTANT);
     private final Binary partition = Binary.fromString(BlockInput.PARTITION);
     private final Binary fileId = Binary.fromString(BlockInput.FILE_ID);
@@ -135,7 +134,7 @@ public enum ParquetBlockContender {
     @Override
     public int encodeBlock() throws IOException {
       ParquetWriter<RowData> writer =
-          new WriterBuilder(outputFile, writeSupport)
+          new ParquetWriterBuilder<>(outputFile, writeSupport)
               .withConf(configuration)
               .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
               .withCompressionCodec(codec.parquetName())
@@ -151,72 +150,12 @@ public enum ParquetBlockContender {
         writer.write(rows.get(i));
       }
       writer.close();
-      return outputFile.bytes.size();
+      return content.size();
     }
 
     @Override
     public byte[] lastBlock() {
-      return outputFile.bytes.toByteArray();
-    }
-  }
-
-  private static final class WriterBuilder extends ParquetWriter.Builder<RowData, WriterBuilder> {
-    private final WriteSupport<RowData> writeSupport;
-
-    WriterBuilder(OutputFile file, WriteSupport<RowData> writeSupport) {
-      super(file);
-      this.writeSupport = writeSupport;
-    }
-
-    @Override
-    protected WriterBuilder self() {
-      return this;
-    }
-
-    @Override
-    protected WriteSupport<RowData> getWriteSupport(Configuration conf) {
-      return writeSupport;
-    }
-  }
-
-  /** An in-memory file whose one byte stream is reset by each create. */
-  private static final class ReusedOutputFile implements OutputFile {
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 20);
-
-    @Override
-    public PositionOutputStream create(long blockSizeHint) {
-      bytes.reset();
-      return new PositionOutputStream() {
-        @Override
-        public long getPos() {
-          return bytes.size();
-        }
-
-        @Override
-        public void write(int b) {
-          bytes.write(b);
-        }
-
-        @Override
-        public void write(byte[] source, int offset, int length) {
-          bytes.write(source, offset, length);
-        }
-      };
-    }
-
-    @Override
-    public PositionOutputStream createOrOverwrite(long blockSizeHint) {
-      return create(blockSizeHint);
-    }
-
-    @Override
-    public boolean supportsBlockSize() {
-      return false;
-    }
-
-    @Override
-    public long defaultBlockSize() {
-      return 0;
+      return Arrays.copyOf(content.array(), content.size());
     }
   }
 }
