@@ -5,10 +5,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.avro.Schema;
-import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
-import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -16,15 +14,16 @@ import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
 
 /**
  * Writes a Hudi base file (shared/spec/hudi-table-services.md §2.3) from stored rows ({@link
  * StoredRowType}): the five meta columns, then the data columns, in the Parquet layout of {@link
- * RowDataWriteSupport}. The meta values of each row are kept as the row holds them (the commit time
- * and sequence number of the delta commit that wrote the record), except {@code _hoodie_file_name},
- * which becomes this file's name. The footer carries the Avro schema and Hudi's {@code
- * hoodie_min_record_key} / {@code hoodie_max_record_key}; no bloom filter (readers need none, and a
- * bucket-indexed table is never looked up by one).
+ * ParquetSchemas}, written by {@link BinaryRowWriteSupport}. The meta values of each row are kept
+ * as the row holds them (the commit time and sequence number of the delta commit that wrote the
+ * record), except {@code _hoodie_file_name}, which becomes this file's name. The footer carries the
+ * Avro schema and Hudi's {@code hoodie_min_record_key} / {@code hoodie_max_record_key}; no bloom
+ * filter (readers need none, and a bucket-indexed table is never looked up by one).
  *
  * <p>The file is created when the first row comes (never overwritten) and is complete only once
  * {@link #finish()} returned; a writer closed without finishing leaves a partial file for the
@@ -36,10 +35,8 @@ public final class BaseFileWriter implements Closeable {
 
   private final FileSystem fs;
   private final Path file;
-  private final RowDataWriteSupport writeSupport;
-  private final ParquetWriter<RowData> writer;
-  private final ProjectedRowData dataColumns;
-  private final Binary fileName;
+  private final BinaryRowWriteSupport writeSupport;
+  private final ParquetWriter<BinaryRowData> writer;
   private BinaryStringData minKey;
   private BinaryStringData maxKey;
   private long records;
@@ -59,20 +56,18 @@ public final class BaseFileWriter implements Closeable {
     this.fs = fs;
     this.file = file;
     this.writeSupport =
-        new RowDataWriteSupport(dataType, avroSchema.getFullName(), avroSchema.toString(), true);
+        new BinaryRowWriteSupport(
+            dataType,
+            StoredRowType.META_FIELD_COUNT,
+            avroSchema,
+            new StoredMetaColumns(Binary.fromString(file.getName())));
     this.writer =
-        new ParquetWriterBuilder(new FileSystemOutputFile(fs, file), writeSupport)
+        new ParquetWriterBuilder<>(new FileSystemOutputFile(fs, file), writeSupport)
             .withConf(new Configuration(false))
             .withWriteMode(ParquetFileWriter.Mode.CREATE)
             .withCompressionCodec(codec.parquetName())
             .withRowGroupSize(rowGroupBytes)
             .build();
-    int[] dataPositions = new int[dataType.getFieldCount()];
-    for (int i = 0; i < dataPositions.length; i++) {
-      dataPositions[i] = StoredRowType.META_FIELD_COUNT + i;
-    }
-    this.dataColumns = ProjectedRowData.from(dataPositions);
-    this.fileName = Binary.fromString(file.getName());
   }
 
   /** Appends one stored row; its record key must not be null. */
@@ -84,18 +79,8 @@ public final class BaseFileWriter implements Closeable {
     if (maxKey == null || key.compareTo(maxKey) > 0) {
       maxKey = key.copy();
     }
-    writeSupport.setMetaValues(
-        meta(stored, StoredRowType.COMMIT_TIME),
-        meta(stored, StoredRowType.COMMIT_SEQNO),
-        meta(stored, StoredRowType.RECORD_KEY),
-        meta(stored, StoredRowType.PARTITION_PATH),
-        fileName);
-    writer.write(dataColumns.replaceRow(stored));
+    writer.write(stored);
     records++;
-  }
-
-  private static Binary meta(BinaryRowData stored, int position) {
-    return stored.isNullAt(position) ? null : ParquetBinaries.of(stored.getString(position));
   }
 
   /** Closes the file with its footer; returns the rows written and the file's size. */
@@ -110,6 +95,32 @@ public final class BaseFileWriter implements Closeable {
   @Override
   public void close() throws IOException {
     writer.close();
+  }
+
+  /**
+   * The meta fields of a base file record: the stored row's own (null ones left out), except the
+   * file name, which is this file's.
+   */
+  private static final class StoredMetaColumns implements ParquetMetaColumns {
+    private final Binary fileName;
+    private final ParquetBinaries binaries = new ParquetBinaries();
+
+    StoredMetaColumns(Binary fileName) {
+      this.fileName = fileName;
+    }
+
+    @Override
+    public void write(RecordConsumer consumer, BinaryRowData stored) {
+      int slots = stored.getOffset() + BinaryRowData.calculateBitSetWidthInBytes(stored.getArity());
+      for (int position = 0; position < StoredRowType.FILE_NAME; position++) {
+        if (!stored.isNullAt(position)) {
+          Binary value =
+              binaries.variable(stored.getSegments(), stored.getOffset(), slots + position * 8);
+          ParquetMetaColumns.writeField(consumer, position, value);
+        }
+      }
+      ParquetMetaColumns.writeField(consumer, StoredRowType.FILE_NAME, fileName);
+    }
   }
 
   /** What a finished base file holds. */

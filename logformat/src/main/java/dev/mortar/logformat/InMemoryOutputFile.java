@@ -6,10 +6,10 @@ import org.apache.parquet.io.PositionOutputStream;
 /**
  * A Parquet {@link OutputFile} that writes into a reusable {@link BlockBuffer} (reset on create).
  */
-final class InMemoryOutputFile implements OutputFile {
+public final class InMemoryOutputFile implements OutputFile {
   private final BlockBuffer buffer;
 
-  InMemoryOutputFile(BlockBuffer buffer) {
+  public InMemoryOutputFile(BlockBuffer buffer) {
     this.buffer = buffer;
   }
 

@@ -60,8 +60,9 @@ public final class MetaFieldValues {
     return fileId;
   }
 
-  String seqno(long seqCounter) {
-    return new String(seqnoPrefix, StandardCharsets.UTF_8) + seqCounter;
+  /** {@code <instant>_<taskPartition>_}: the sequence number without its counter. */
+  byte[] seqnoPrefix() {
+    return seqnoPrefix;
   }
 
   private static int digits(long value) {

@@ -2,7 +2,6 @@ package dev.mortar.logformat;
 
 import java.io.IOException;
 import org.apache.avro.Schema;
-import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.RowType;
@@ -11,6 +10,7 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
 
 /**
  * Content of a PARQUET_DATA_BLOCK (shared/spec/hudi-format.md §9.2): one complete Parquet file
@@ -19,19 +19,17 @@ import org.apache.parquet.io.api.Binary;
  * and the write support are reused.
  */
 public final class ParquetBlockBuilder implements DataBlockBuilder {
-  private final RowDataWriteSupport writeSupport;
-  private final MetaFieldValues metaFields;
+  private final BinaryRowWriteSupport writeSupport;
+  private final LogMetaColumns metaColumns;
   private final ParquetCodec codec;
   private final boolean dictionary;
   private final BlockBuffer content;
   private final OutputFile outputFile;
   private final Configuration configuration = new Configuration(false);
-  private final Binary commitTime;
-  private final Binary partitionPath;
-  private final Binary fileId;
-  private ParquetWriter<RowData> writer;
+  private ParquetWriter<BinaryRowData> writer;
   private int recordCount;
 
+  /** {@code metaFields} null means the schema has no meta fields. */
   public ParquetBlockBuilder(
       RowType rowType,
       Schema avroSchema,
@@ -39,19 +37,12 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
       ParquetCodec codec,
       boolean dictionary,
       BlockBuffer content) {
-    this.writeSupport =
-        new RowDataWriteSupport(
-            rowType, avroSchema.getFullName(), avroSchema.toString(), metaFields != null);
-    this.metaFields = metaFields;
+    this.metaColumns = metaFields == null ? null : new LogMetaColumns(metaFields);
+    this.writeSupport = new BinaryRowWriteSupport(rowType, 0, avroSchema, metaColumns);
     this.codec = codec;
     this.dictionary = dictionary;
     this.content = content;
     this.outputFile = new InMemoryOutputFile(content);
-    this.commitTime =
-        metaFields == null ? null : Binary.fromConstantByteArray(metaFields.instant());
-    this.partitionPath =
-        metaFields == null ? null : Binary.fromConstantByteArray(metaFields.partitionPath());
-    this.fileId = metaFields == null ? null : Binary.fromConstantByteArray(metaFields.fileId());
   }
 
   @Override
@@ -59,20 +50,15 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
       throws IOException {
     if (writer == null) {
       writer =
-          new ParquetWriterBuilder(outputFile, writeSupport)
+          new ParquetWriterBuilder<>(outputFile, writeSupport)
               .withConf(configuration)
               .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
               .withCompressionCodec(codec.parquetName())
               .withDictionaryEncoding(dictionary)
               .build();
     }
-    if (metaFields != null) {
-      writeSupport.setMetaValues(
-          commitTime,
-          Binary.fromString(metaFields.seqno(seqCounter)),
-          Binary.fromConstantByteArray(recordKey.toBytes()),
-          partitionPath,
-          fileId);
+    if (metaColumns != null) {
+      metaColumns.next(recordKey, seqCounter);
     }
     writer.write(row);
     recordCount++;
@@ -94,5 +80,48 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
     writer = null;
     recordCount = 0;
     return content;
+  }
+
+  /**
+   * The meta fields of a log record: the writer's commit time, partition path and fileId, the
+   * sequence number built in a reused buffer, the record key read from its segments.
+   */
+  private static final class LogMetaColumns implements ParquetMetaColumns {
+    private final Binary commitTime;
+    private final Binary partitionPath;
+    private final Binary fileId;
+    private final byte[] seqnoPrefix;
+    private final BlockBuffer seqno = new BlockBuffer(64);
+    private final ParquetBinaries binaries = new ParquetBinaries();
+    private BinaryStringData recordKey;
+
+    LogMetaColumns(MetaFieldValues values) {
+      this.commitTime = Binary.fromConstantByteArray(values.instant());
+      this.partitionPath = Binary.fromConstantByteArray(values.partitionPath());
+      this.fileId = Binary.fromConstantByteArray(values.fileId());
+      this.seqnoPrefix = values.seqnoPrefix();
+    }
+
+    /** Sets the key and sequence number counter of the next record. */
+    void next(BinaryStringData key, long seqCounter) {
+      key.ensureMaterialized();
+      this.recordKey = key;
+      seqno.reset();
+      seqno.writeBytes(seqnoPrefix, 0, seqnoPrefix.length);
+      seqno.writeAsciiDigits(seqCounter);
+    }
+
+    @Override
+    public void write(RecordConsumer consumer, BinaryRowData row) {
+      ParquetMetaColumns.writeField(consumer, 0, commitTime);
+      ParquetMetaColumns.writeField(
+          consumer, 1, Binary.fromReusedByteArray(seqno.array(), 0, seqno.size()));
+      ParquetMetaColumns.writeField(
+          consumer,
+          2,
+          binaries.of(recordKey.getSegments(), recordKey.getOffset(), recordKey.getSizeInBytes()));
+      ParquetMetaColumns.writeField(consumer, 3, partitionPath);
+      ParquetMetaColumns.writeField(consumer, 4, fileId);
+    }
   }
 }

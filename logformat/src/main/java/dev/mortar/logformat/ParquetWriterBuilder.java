@@ -1,27 +1,27 @@
 package dev.mortar.logformat;
 
-import org.apache.flink.table.data.RowData;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.OutputFile;
 
-/** A parquet-mr writer builder for {@link RowData} with a given write support. */
-final class ParquetWriterBuilder extends ParquetWriter.Builder<RowData, ParquetWriterBuilder> {
-  private final WriteSupport<RowData> writeSupport;
+/** A parquet-mr writer builder with a given write support. */
+public final class ParquetWriterBuilder<T>
+    extends ParquetWriter.Builder<T, ParquetWriterBuilder<T>> {
+  private final WriteSupport<T> writeSupport;
 
-  ParquetWriterBuilder(OutputFile file, WriteSupport<RowData> writeSupport) {
+  public ParquetWriterBuilder(OutputFile file, WriteSupport<T> writeSupport) {
     super(file);
     this.writeSupport = writeSupport;
   }
 
   @Override
-  protected ParquetWriterBuilder self() {
+  protected ParquetWriterBuilder<T> self() {
     return this;
   }
 
   @Override
-  protected WriteSupport<RowData> getWriteSupport(Configuration conf) {
+  protected WriteSupport<T> getWriteSupport(Configuration conf) {
     return writeSupport;
   }
 }

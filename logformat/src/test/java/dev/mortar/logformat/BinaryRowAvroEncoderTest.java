@@ -10,11 +10,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.avro.Schema;
-import org.apache.flink.core.memory.MemorySegment;
-import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -47,11 +44,7 @@ class BinaryRowAvroEncoderTest {
     }
   }
 
-  /**
-   * What the encoder gets in the writer: rows without the padding after their strings
-   * (mortar-serde's {@link PayloadWriter}), which a paged buffer may hand out across several memory
-   * segments at any offset. Each of these layouts encodes to the bytes of Flink's contiguous row.
-   */
+  /** Rows in every layout the writer may get ({@link SegmentLayouts}) encode like Flink's rows. */
   @Test
   void rowsWithoutPaddingOrAcrossSegmentsEncodeLikeFlinksRows() throws Exception {
     long seed = Seeds.seed("rowsWithoutPaddingOrAcrossSegmentsEncodeLikeFlinksRows");
@@ -66,12 +59,10 @@ class BinaryRowAvroEncoderTest {
       for (int r = 0; r < 20; r++) {
         GenericRowData values = random.tableRow(rowType, r);
         BinaryRowData flinks = RandomRows.toBinary(rowType, values);
-        BinaryRowData unpadded = payloadWriter.toBinaryRow(values);
         expected.reset();
         encoder.encode(flinks, expected);
         List<BinaryRowData> layouts =
-            List.of(
-                spreadOverSegments(flinks, split), unpadded, spreadOverSegments(unpadded, split));
+            SegmentLayouts.otherLayouts(flinks, values, payloadWriter, split);
         for (int layout = 0; layout < layouts.size(); layout++) {
           actual.reset();
           encoder.encode(layouts.get(layout), actual);
@@ -81,23 +72,6 @@ class BinaryRowAvroEncoderTest {
         }
       }
     }
-  }
-
-  /** A copy of {@code row} across segments of 8–64 bytes, starting at a random offset. */
-  private static BinaryRowData spreadOverSegments(BinaryRowData row, SplittableRandom split) {
-    byte[] bytes =
-        BinarySegmentUtils.copyToBytes(row.getSegments(), row.getOffset(), row.getSizeInBytes());
-    int segmentSize = 8 * (1 + split.nextInt(8));
-    int offset = split.nextInt(segmentSize);
-    int count = (offset + bytes.length + segmentSize - 1) / segmentSize;
-    MemorySegment[] segments = new MemorySegment[Math.max(1, count)];
-    for (int i = 0; i < segments.length; i++) {
-      segments[i] = MemorySegmentFactory.wrap(new byte[segmentSize]);
-    }
-    BinarySegmentUtils.copyFromBytes(segments, offset, bytes, 0, bytes.length);
-    BinaryRowData paged = new BinaryRowData(row.getArity());
-    paged.pointTo(segments, offset, bytes.length);
-    return paged;
   }
 
   private static byte[] bytesOf(BlockBuffer buffer) {

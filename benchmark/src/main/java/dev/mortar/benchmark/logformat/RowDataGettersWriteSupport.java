@@ -1,15 +1,19 @@
-package dev.mortar.logformat;
+package dev.mortar.benchmark.logformat;
 
+import dev.mortar.logformat.AvroSchemas;
+import dev.mortar.logformat.ParquetSchemas;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.ArrayType;
-import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.MapType;
@@ -19,24 +23,16 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
-import org.apache.parquet.schema.GroupType;
-import org.apache.parquet.schema.LogicalTypeAnnotation;
-import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.Type;
-import org.apache.parquet.schema.Type.Repetition;
-import org.apache.parquet.schema.Types;
 
 /**
- * Writes {@link RowData} (plus the meta field values set by {@link #setMetaValues}) as Parquet
- * records in the layout parquet-avro produces for {@link AvroSchemas#of}, so Hudi's Avro-based
- * Parquet reader reads them back: strings as {@code BINARY (STRING)}, decimals as {@code BINARY
- * (DECIMAL)}, timestamps as {@code INT64 (TIMESTAMP)}, lists as the 3-level {@code list/element}
- * group, maps as {@code key_value} groups. The Avro schema goes into the footer as {@code
- * parquet.avro.schema}.
+ * Mortar's Parquet record writing before issue 30, kept as the baseline of {@link
+ * ParquetBlockBenchmark} and the reference of {@code ParquetBlockContenderTest}: every field read
+ * through {@link RowData} getters and boxed, a {@code byte[]} per string that does not lie in one
+ * heap segment, every decimal through {@code BigDecimal}, the meta values set per record as {@link
+ * Binary} objects. Its records are those of the same schema ({@link ParquetSchemas}).
  */
-final class RowDataWriteSupport extends WriteSupport<RowData> {
+final class RowDataGettersWriteSupport extends WriteSupport<RowData> {
   private final MessageType parquetSchema;
   private final String avroSchemaJson;
   private final boolean metaFields;
@@ -44,7 +40,6 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
   private final String[] names;
   private final Binary[] metaValues = new Binary[AvroSchemas.META_FIELDS.size()];
   private RecordConsumer consumer;
-  private Map<String, String> closingFooter = Map.of();
 
   /** Writes one non-null value of a field. */
   @FunctionalInterface
@@ -58,25 +53,11 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
     void write(RecordConsumer consumer, RowData row, int position);
   }
 
-  RowDataWriteSupport(
-      RowType rowType, String avroRecordName, String avroSchemaJson, boolean metaFields) {
-    this.avroSchemaJson = avroSchemaJson;
+  RowDataGettersWriteSupport(RowType rowType, Schema avroSchema, boolean metaFields) {
+    this.parquetSchema = ParquetSchemas.of(rowType, avroSchema, metaFields);
+    this.avroSchemaJson = avroSchema.toString();
     this.metaFields = metaFields;
-    Types.MessageTypeBuilder message = Types.buildMessage();
-    if (metaFields) {
-      for (String name : AvroSchemas.META_FIELDS) {
-        message.addField(
-            Types.optional(PrimitiveTypeName.BINARY)
-                .as(LogicalTypeAnnotation.stringType())
-                .named(name));
-      }
-    }
     List<RowType.RowField> fields = rowType.getFields();
-    for (RowType.RowField field : fields) {
-      message.addField(parquetType(field.getType(), field.getName()));
-    }
-    int dot = avroRecordName.lastIndexOf('.');
-    this.parquetSchema = message.named(avroRecordName.substring(dot + 1));
     this.columnWriters = new ColumnWriter[fields.size()];
     this.names = new String[fields.size()];
     for (int i = 0; i < fields.size(); i++) {
@@ -98,16 +79,6 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
   @Override
   public WriteContext init(Configuration configuration) {
     return new WriteContext(parquetSchema, Map.of("parquet.avro.schema", avroSchemaJson));
-  }
-
-  /** Key-value pairs the footer gets when the file is closed, beside the Avro schema. */
-  void setClosingFooter(Map<String, String> footer) {
-    this.closingFooter = footer;
-  }
-
-  @Override
-  public FinalizedWriteContext finalizeWrite() {
-    return new FinalizedWriteContext(closingFooter);
   }
 
   @Override
@@ -137,6 +108,21 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
     consumer.endMessage();
   }
 
+  /** A string in one heap segment in place, any other copied into a new array. */
+  private static Binary stringBinary(StringData value) {
+    if (value instanceof BinaryStringData binary) {
+      MemorySegment[] segments = binary.getSegments();
+      if (segments != null
+          && segments.length == 1
+          && !segments[0].isOffHeap()
+          && binary.getOffset() + binary.getSizeInBytes() <= segments[0].size()) {
+        return Binary.fromReusedByteArray(
+            segments[0].getArray(), binary.getOffset(), binary.getSizeInBytes());
+      }
+    }
+    return Binary.fromConstantByteArray(value.toBytes());
+  }
+
   /** The writer of a top-level column: primitives and strings straight from the row. */
   private static ColumnWriter columnWriterFor(LogicalType type, int position) {
     switch (type.getTypeRoot()) {
@@ -158,7 +144,7 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
         return (c, row, i) -> c.addDouble(row.getDouble(i));
       case CHAR:
       case VARCHAR:
-        return (c, row, i) -> c.addBinary(ParquetBinaries.of(row.getString(i)));
+        return (c, row, i) -> c.addBinary(stringBinary(row.getString(i)));
       default:
         RowData.FieldGetter getter = RowData.createFieldGetter(type, position);
         FieldWriter writer = writerFor(type);
@@ -183,88 +169,6 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
     }
   }
 
-  private static Type parquetType(LogicalType type, String name) {
-    Repetition repetition = type.isNullable() ? Repetition.OPTIONAL : Repetition.REQUIRED;
-    switch (type.getTypeRoot()) {
-      case BOOLEAN:
-        return Types.primitive(PrimitiveTypeName.BOOLEAN, repetition).named(name);
-      case TINYINT:
-      case SMALLINT:
-      case INTEGER:
-        return Types.primitive(PrimitiveTypeName.INT32, repetition).named(name);
-      case BIGINT:
-        return Types.primitive(PrimitiveTypeName.INT64, repetition).named(name);
-      case FLOAT:
-        return Types.primitive(PrimitiveTypeName.FLOAT, repetition).named(name);
-      case DOUBLE:
-        return Types.primitive(PrimitiveTypeName.DOUBLE, repetition).named(name);
-      case CHAR:
-      case VARCHAR:
-        return Types.primitive(PrimitiveTypeName.BINARY, repetition)
-            .as(LogicalTypeAnnotation.stringType())
-            .named(name);
-      case BINARY:
-      case VARBINARY:
-        return Types.primitive(PrimitiveTypeName.BINARY, repetition).named(name);
-      case DECIMAL:
-        DecimalType decimal = (DecimalType) type;
-        return Types.primitive(PrimitiveTypeName.BINARY, repetition)
-            .as(LogicalTypeAnnotation.decimalType(decimal.getScale(), decimal.getPrecision()))
-            .named(name);
-      case DATE:
-        return Types.primitive(PrimitiveTypeName.INT32, repetition)
-            .as(LogicalTypeAnnotation.dateType())
-            .named(name);
-      case TIME_WITHOUT_TIME_ZONE:
-        return Types.primitive(PrimitiveTypeName.INT32, repetition)
-            .as(LogicalTypeAnnotation.timeType(true, TimeUnit.MILLIS))
-            .named(name);
-      case TIMESTAMP_WITHOUT_TIME_ZONE:
-        return timestamp(((TimestampType) type).getPrecision(), true, repetition, name);
-      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-        return timestamp(((LocalZonedTimestampType) type).getPrecision(), false, repetition, name);
-      case ARRAY:
-        LogicalType element = ((ArrayType) type).getElementType();
-        return Types.buildGroup(repetition)
-            .as(LogicalTypeAnnotation.listType())
-            .addField(Types.repeatedGroup().addField(parquetType(element, "element")).named("list"))
-            .named(name);
-      case MAP:
-        MapType map = (MapType) type;
-        return Types.buildGroup(repetition)
-            .as(LogicalTypeAnnotation.mapType())
-            .addField(
-                Types.repeatedGroup()
-                    .addField(
-                        Types.required(PrimitiveTypeName.BINARY)
-                            .as(LogicalTypeAnnotation.stringType())
-                            .named("key"))
-                    .addField(parquetType(map.getValueType(), "value"))
-                    .named("key_value"))
-            .named(name);
-      case ROW:
-        GroupType group =
-            new GroupType(
-                repetition,
-                name,
-                ((RowType) type)
-                    .getFields().stream()
-                        .map(f -> parquetType(f.getType(), f.getName()))
-                        .toArray(Type[]::new));
-        return group;
-      default:
-        throw new IllegalArgumentException(
-            "field " + name + " of type " + type.asSummaryString() + " has no Parquet mapping");
-    }
-  }
-
-  private static Type timestamp(int precision, boolean utc, Repetition repetition, String name) {
-    TimeUnit unit = precision <= 3 ? TimeUnit.MILLIS : TimeUnit.MICROS;
-    return Types.primitive(PrimitiveTypeName.INT64, repetition)
-        .as(LogicalTypeAnnotation.timestampType(utc, unit))
-        .named(name);
-  }
-
   private static FieldWriter writerFor(LogicalType type) {
     switch (type.getTypeRoot()) {
       case BOOLEAN:
@@ -285,7 +189,7 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
         return (c, v) -> c.addDouble((Double) v);
       case CHAR:
       case VARCHAR:
-        return (c, v) -> c.addBinary(ParquetBinaries.of((StringData) v));
+        return (c, v) -> c.addBinary(stringBinary((StringData) v));
       case BINARY:
       case VARBINARY:
         return (c, v) -> c.addBinary(Binary.fromConstantByteArray((byte[]) v));

@@ -1,0 +1,161 @@
+package dev.mortar.benchmark.logformat;
+
+import dev.mortar.logformat.AvroSchemas;
+import dev.mortar.logformat.BlockBuffer;
+import dev.mortar.logformat.InMemoryOutputFile;
+import dev.mortar.logformat.MetaFieldValues;
+import dev.mortar.logformat.ParquetBlockBuilder;
+import dev.mortar.logformat.ParquetCodec;
+import dev.mortar.logformat.ParquetWriterBuilder;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.io.api.Binary;
+
+/**
+ * Ways to write the content of one PARQUET_DATA_BLOCK (one Parquet file with the five meta fields)
+ * from {@code BinaryRowData}, with the same codec and dictionary setting. Both write the same
+ * bytes.
+ *
+ * <ul>
+ *   <li>{@link #MORTAR}: {@link ParquetBlockBuilder}, values straight from the row's memory
+ *       segments.
+ *   <li>{@link #ROW_DATA_GETTERS}: Mortar's path before issue 30 ({@link
+ *       RowDataGettersWriteSupport}), values through {@code RowData} getters.
+ * </ul>
+ *
+ * Both open a new parquet-mr writer per block.
+ */
+public enum ParquetBlockContender {
+  MORTAR,
+  ROW_DATA_GETTERS;
+
+  /** Writes blocks of the workload input. */
+  public Encoder prepare(BlockInput input, ParquetCodec codec, boolean dictionary) {
+    return prepare(input.schema.rowType(), input.rows, input.keys, codec, dictionary);
+  }
+
+  /** Writes blocks of {@code rows}, whose record keys are {@code keys}. */
+  public Encoder prepare(
+      RowType rowType,
+      List<BinaryRowData> rows,
+      List<BinaryStringData> keys,
+      ParquetCodec codec,
+      boolean dictionary) {
+    Schema avroSchema = AvroSchemas.of(rowType, "record", true);
+    return this == MORTAR
+        ? new MortarEncoder(rowType, avroSchema, rows, keys, codec, dictionary)
+        : new RowDataGettersEncoder(rowType, avroSchema, rows, keys, codec, dictionary);
+  }
+
+  /** One contender set up for one input. */
+  public interface Encoder {
+    /** Writes all rows of the input as one block; returns the block content size in bytes. */
+    int encodeBlock() throws IOException;
+
+    /** The content of the last block (for equality checks, not timed). */
+    byte[] lastBlock();
+  }
+
+  private static final class MortarEncoder implements Encoder {
+    private final List<BinaryRowData> rows;
+    private final List<BinaryStringData> keys;
+    private final ParquetBlockBuilder builder;
+    private BlockBuffer last;
+
+    MortarEncoder(
+        RowType rowType,
+        Schema avroSchema,
+        List<BinaryRowData> rows,
+        List<BinaryStringData> keys,
+        ParquetCodec codec,
+        boolean dictionary) {
+      this.rows = rows;
+      this.keys = keys;
+      MetaFieldValues meta =
+          new MetaFieldValues(
+              BlockInput.INSTANT, BlockInput.WRITE_TOKEN, BlockInput.PARTITION, BlockInput.FILE_ID);
+      this.builder =
+          new ParquetBlockBuilder(
+              rowType, avroSchema, meta, codec, dictionary, new BlockBuffer(1 << 20));
+    }
+
+    @Override
+    public int encodeBlock() throws IOException {
+      for (int i = 0; i < rows.size(); i++) {
+        builder.add(keys.get(i), i, rows.get(i));
+      }
+      last = builder.finishBlock();
+      return last.size();
+    }
+
+    @Override
+    public byte[] lastBlock() {
+      return Arrays.copyOf(last.array(), last.size());
+    }
+  }
+
+  private static final class RowDataGettersEncoder implements Encoder {
+    private final List<BinaryRowData> rows;
+    private final List<BinaryStringData> keys;
+    private final ParquetCodec codec;
+    private final boolean dictionary;
+    private final RowDataGettersWriteSupport writeSupport;
+    private final Configuration configuration = new Configuration(false);
+    private final BlockBuffer content = new BlockBuffer(1 << 20);
+    private final InMemoryOutputFile outputFile = new InMemoryOutputFile(content);
+    private final Binary instant = Binary.fromString(BlockInput.INSTANT);
+    private final Binary partition = Binary.fromString(BlockInput.PARTITION);
+    private final Binary fileId = Binary.fromString(BlockInput.FILE_ID);
+    private final String seqnoPrefix = BlockInput.INSTANT + "_0_";
+
+    RowDataGettersEncoder(
+        RowType rowType,
+        Schema avroSchema,
+        List<BinaryRowData> rows,
+        List<BinaryStringData> keys,
+        ParquetCodec codec,
+        boolean dictionary) {
+      this.rows = rows;
+      this.keys = keys;
+      this.codec = codec;
+      this.dictionary = dictionary;
+      this.writeSupport = new RowDataGettersWriteSupport(rowType, avroSchema, true);
+    }
+
+    @Override
+    public int encodeBlock() throws IOException {
+      ParquetWriter<RowData> writer =
+          new ParquetWriterBuilder<>(outputFile, writeSupport)
+              .withConf(configuration)
+              .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+              .withCompressionCodec(codec.parquetName())
+              .withDictionaryEncoding(dictionary)
+              .build();
+      for (int i = 0; i < rows.size(); i++) {
+        writeSupport.setMetaValues(
+            instant,
+            Binary.fromString(seqnoPrefix + i),
+            Binary.fromConstantByteArray(keys.get(i).toBytes()),
+            partition,
+            fileId);
+        writer.write(rows.get(i));
+      }
+      writer.close();
+      return content.size();
+    }
+
+    @Override
+    public byte[] lastBlock() {
+      return Arrays.copyOf(content.array(), content.size());
+    }
+  }
+}
