@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mortar.writer.it.JavaProcess;
 import dev.mortar.writer.it.StandaloneFlinkCluster;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -36,9 +35,9 @@ final class SqlGatewayProcess implements AutoCloseable {
 
   /** Starts a gateway on {@code classPath} and waits until its REST endpoint answers. */
   SqlGatewayProcess(Path folder, StandaloneFlinkCluster cluster, String classPath)
-      throws IOException {
+      throws IOException, InterruptedException {
     this.folder = Files.createDirectories(folder);
-    int port = freePort();
+    int port = StandaloneFlinkCluster.freePort();
     this.endpoint = "http://127.0.0.1:" + port + "/v1";
     this.process =
         JavaProcess.start(
@@ -87,7 +86,7 @@ final class SqlGatewayProcess implements AutoCloseable {
      * Executes {@code statement} and returns the rows of its result, each a list of field values;
      * an INSERT's result is the id of the job it submitted. Fails with the gateway's error.
      */
-    List<JsonNode> execute(String statement) throws IOException {
+    List<JsonNode> execute(String statement) throws IOException, InterruptedException {
       String operation =
           post(
                   "/sessions/" + handle + "/statements",
@@ -95,7 +94,7 @@ final class SqlGatewayProcess implements AutoCloseable {
               .get("operationHandle")
               .asText();
       String page = "/sessions/" + handle + "/operations/" + operation + "/result/0";
-      List<JsonNode> rows = new java.util.ArrayList<>();
+      List<JsonNode> rows = new ArrayList<>();
       long deadline = System.nanoTime() + STATEMENT.toNanos();
       while (page != null) {
         if (System.nanoTime() > deadline) {
@@ -103,7 +102,7 @@ final class SqlGatewayProcess implements AutoCloseable {
         }
         JsonNode result = get(page, statement);
         switch (result.get("resultType").asText()) {
-          case "NOT_READY" -> sleep(100);
+          case "NOT_READY" -> Thread.sleep(100);
           case "EOS" -> page = null;
           default -> {
             result.at("/results/data").forEach(row -> rows.add(row.get("fields")));
@@ -154,7 +153,7 @@ final class SqlGatewayProcess implements AutoCloseable {
     }
   }
 
-  private void awaitInfo() throws IOException {
+  private void awaitInfo() throws InterruptedException {
     long deadline = System.nanoTime() + STARTUP.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
@@ -164,26 +163,9 @@ final class SqlGatewayProcess implements AutoCloseable {
         get("/info", "info");
         return;
       } catch (IOException | IllegalStateException e) {
-        sleep(200); // not listening yet
+        Thread.sleep(200); // not listening yet
       }
     }
     throw new IllegalStateException("SQL Gateway did not answer in " + STARTUP + ":\n" + output());
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -230,7 +230,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     }
   }
 
-  private static int freePort() {
+  /** A port no process on this machine listens on now. */
+  public static int freePort() {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     } catch (IOException e) {
