@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -32,27 +33,39 @@ import org.apache.flink.runtime.util.config.memory.ProcessMemoryUtils;
 /**
  * A Flink session cluster of real processes on this machine: one JobManager and TaskManagers, each
  * its own JVM started with the test's class path (Flink's jars, Mortar's classes and the test
- * classes), as Flink's {@code jobmanager.sh} and {@code taskmanager.sh} would start them (memory
- * flags and dynamic properties worked out from the configuration as Flink's {@code BashJavaUtils}
- * does). A TaskManager can be killed with SIGKILL and another one started, to test recovery from
- * the loss of a process. Each process writes its output to a file in the cluster's folder.
+ * classes) or a given one (an installation's jars), as Flink's {@code jobmanager.sh} and {@code
+ * taskmanager.sh} would start them (memory flags and dynamic properties worked out from the
+ * configuration as Flink's {@code BashJavaUtils} does). A TaskManager can be killed with SIGKILL
+ * and another one started, to test recovery from the loss of a process. Each process writes its
+ * output to a file in the cluster's folder.
  */
-final class StandaloneFlinkCluster implements AutoCloseable {
+public final class StandaloneFlinkCluster implements AutoCloseable {
   private static final Duration STARTUP = Duration.ofSeconds(60);
   private static final Pattern TASK_MANAGERS = Pattern.compile("\"taskmanagers\"\\s*:\\s*(\\d+)");
 
   private final Path folder;
   private final Path configDir;
+  private final String classPath;
   private final Configuration configuration;
   private final int restPort;
   private final Process jobManager;
   private final List<Process> taskManagers = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
 
-  /** Starts a JobManager in {@code folder} and waits until its REST endpoint answers. */
+  /** Starts a JobManager on the test's class path in {@code folder}. */
   StandaloneFlinkCluster(Path folder, int slotsPerTaskManager) throws IOException {
+    this(folder, slotsPerTaskManager, System.getProperty("java.class.path"));
+  }
+
+  /**
+   * Starts a JobManager on {@code classPath} in {@code folder} and waits until its REST endpoint
+   * answers; TaskManagers run on the same class path.
+   */
+  public StandaloneFlinkCluster(Path folder, int slotsPerTaskManager, String classPath)
+      throws IOException {
     this.folder = folder;
     this.configDir = Files.createDirectories(folder.resolve("conf"));
+    this.classPath = classPath;
     this.restPort = freePort();
     configuration = new Configuration();
     configuration.set(JobManagerOptions.ADDRESS, "127.0.0.1");
@@ -87,12 +100,17 @@ final class StandaloneFlinkCluster implements AutoCloseable {
   }
 
   /** The REST port a client submits jobs to. */
-  int restPort() {
+  public int restPort() {
     return restPort;
   }
 
+  /** The folder holding the cluster's {@code config.yaml}, as an installation's {@code conf/}. */
+  public Path configDir() {
+    return configDir;
+  }
+
   /** Starts one more TaskManager and waits until the JobManager counts it. */
-  void startTaskManager() throws IOException {
+  public void startTaskManager() throws IOException {
     TaskExecutorProcessSpec spec =
         TaskExecutorProcessUtils.processSpecFromConfig(
             TaskExecutorProcessUtils.getConfigurationMapLegacyTaskManagerHeapSizeToConfigOption(
@@ -124,7 +142,7 @@ final class StandaloneFlinkCluster implements AutoCloseable {
   }
 
   /** The output of the process started as {@code name}, for a failure message. */
-  String output(String name) {
+  public String output(String name) {
     try {
       return Files.readString(JavaProcess.output(folder, name));
     } catch (IOException e) {
@@ -147,7 +165,13 @@ final class StandaloneFlinkCluster implements AutoCloseable {
     mainArgs.addAll(Arrays.asList(dynamicProperties.trim().split("\\s+")));
     mainArgs.addAll(Arrays.asList(args));
     return JavaProcess.start(
-        folder, name, Arrays.asList(memoryFlags.trim().split("\\s+")), entryPoint, mainArgs);
+        folder,
+        name,
+        classPath,
+        Map.of(),
+        Arrays.asList(memoryFlags.trim().split("\\s+")),
+        entryPoint.getName(),
+        mainArgs);
   }
 
   /** Waits until the JobManager's REST endpoint reports {@code count} TaskManagers. */
@@ -179,7 +203,7 @@ final class StandaloneFlinkCluster implements AutoCloseable {
   }
 
   /** The body of a 200 answer of the JobManager's REST API to {@code GET path}. */
-  String restGet(String path) throws IOException {
+  public String restGet(String path) throws IOException {
     try {
       HttpResponse<String> response =
           http.send(
@@ -206,7 +230,8 @@ final class StandaloneFlinkCluster implements AutoCloseable {
     }
   }
 
-  private static int freePort() {
+  /** A port no process on this machine listens on now. */
+  public static int freePort() {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     } catch (IOException e) {
