@@ -62,7 +62,10 @@ class TimelineArchiverTest {
   @Test
   void writesHudisLayoutAndDeletesTheArchivedFiles() throws Exception {
     writeTimeline();
-    assertThat(archiver(FileSystem.getLocal(new Configuration())).run()).isEqualTo(6);
+    TimelineArchiver.ArchivalRun run = archiver(FileSystem.getLocal(new Configuration())).run();
+    assertThat(run.archived()).isEqualTo(6);
+    assertThat(run.activeInstants()).as("150 and 165 stay").isEqualTo(2);
+    assertThat(run.archiveFiles()).isEqualTo(1);
     assertThat(timelineFiles())
         .containsExactly(
             "150.deltacommit.inflight",
@@ -127,7 +130,7 @@ class TimelineArchiverTest {
     assertThat(timelineFiles()).contains("100_101.deltacommit");
     assertThat(Files.exists(dir.resolve(".hoodie/.temp/" + TimelineArchiver.INTENT))).isTrue();
 
-    assertThat(archiver(local).run()).as("nothing is archived twice").isZero();
+    assertThat(archiver(local).run().archived()).as("nothing is archived twice").isZero();
     assertThat(timelineFiles()).doesNotContain("100_101.deltacommit", "140_141.deltacommit");
     assertThat(timelineFiles()).contains("150_151.deltacommit");
     assertThat(Files.readString(timeline.resolve("history/_version_"))).isEqualTo("1");
