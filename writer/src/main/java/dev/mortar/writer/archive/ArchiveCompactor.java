@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Merges the data files of the archived timeline into higher LSM layers, as Hudi 1.1's {@code
  * LSMTimelineWriter.compactAndClean} does after each archival run, so {@code history/} holds a
- * number of files logarithmic in the runs instead of one per run. Layer by layer from 0, while the
+ * number of files logarithmic in the runs instead of one per run. Layer by layer from 0, where the
  * latest snapshot lists at least {@code batchSize} files of the layer:
  *
  * <ol>
@@ -23,8 +23,12 @@ import org.slf4j.LoggerFactory;
  *   <li>the next snapshot published: the merged files replaced by the new one (the commit point).
  * </ol>
  *
- * A crash before the snapshot leaves the old one intact, whose files all remain; the next merge of
- * the same files rewrites the leftover, and {@link ArchiveCleaner} deletes it if it is never
+ * Hudi stops at the first layer it does not merge; this looks at every layer, which is the same
+ * unless a run died between the merges of two layers: then the next run finishes the higher one
+ * instead of leaving it over-full until the layer below merges again.
+ *
+ * <p>A crash before the snapshot leaves the old one intact, whose files all remain; the next merge
+ * of the same files rewrites the leftover, and {@link ArchiveCleaner} deletes it if it is never
  * published. No marker file is written, as in Hudi.
  */
 final class ArchiveCompactor {
@@ -51,18 +55,26 @@ final class ArchiveCompactor {
     this.batchSize = batchSize;
   }
 
-  /** Merges every layer that is due; returns how many layers it merged. */
+  /** Merges every layer that is due, lowest first; returns how many layers it merged. */
   int compact() throws IOException {
     ArchiveManifest manifest = ArchiveManifest.latest(fs, historyDir);
-    int layer = 0;
-    while (true) {
+    int merges = 0;
+    for (int layer = 0; layer <= highestLayer(manifest); layer++) {
       List<ArchiveManifest.Entry> merged = candidates(manifest, layer);
-      if (merged.size() < 2) {
-        return layer;
+      if (merged.size() >= 2) {
+        manifest = merge(manifest, merged);
+        merges++;
       }
-      manifest = merge(manifest, merged);
-      layer++;
     }
+    return merges;
+  }
+
+  private static int highestLayer(ArchiveManifest manifest) {
+    int highest = 0;
+    for (ArchiveManifest.Entry file : manifest.files()) {
+      highest = Math.max(highest, ArchiveFileName.parse(file.fileName()).layer());
+    }
+    return highest;
   }
 
   private List<ArchiveManifest.Entry> candidates(ArchiveManifest manifest, int layer) {

@@ -52,16 +52,24 @@ final class ArchiveManifest {
     return read(fs, historyDir, latestVersion(fs, historyDir));
   }
 
-  /** Snapshot {@code version} of {@code historyDir}; version 0 is the empty one. */
+  /**
+   * Snapshot {@code version} of {@code historyDir}; version 0 is the empty one, and so is an empty
+   * manifest, as Hudi reads it (a crash creating {@code manifest_1} leaves it so, with no {@code
+   * _version_}).
+   */
   static ArchiveManifest read(FileSystem fs, Path historyDir, int version) throws IOException {
     if (version == 0) {
       return new ArchiveManifest(0, List.of());
     }
     Path manifest = path(historyDir, version);
-    Map<String, List<Map<String, Object>>> json;
+    byte[] content;
     try (InputStream in = fs.open(manifest)) {
-      json = JSON.readValue(in, new TypeReference<>() {});
+      content = in.readAllBytes();
     }
+    if (content.length == 0) {
+      return new ArchiveManifest(version, List.of());
+    }
+    Map<String, List<Map<String, Object>>> json = JSON.readValue(content, new TypeReference<>() {});
     List<Entry> files = new ArrayList<>();
     for (Map<String, Object> file : json.getOrDefault("files", List.of())) {
       files.add(

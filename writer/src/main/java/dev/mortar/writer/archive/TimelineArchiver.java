@@ -76,6 +76,17 @@ public final class TimelineArchiver {
    */
   public TimelineArchiver(
       FileSystem fs, Path timelineDir, Path tempDir, int minCommits, int maxCommits) {
+    this(fs, timelineDir, tempDir, minCommits, maxCommits, MERGE_BATCH);
+  }
+
+  /** An archiver merging {@code mergeBatch} files of a layer at once instead of Hudi's 10. */
+  TimelineArchiver(
+      FileSystem fs,
+      Path timelineDir,
+      Path tempDir,
+      int minCommits,
+      int maxCommits,
+      int mergeBatch) {
     if (minCommits < 1 || maxCommits <= minCommits) {
       throw new IllegalArgumentException(
           "archive.min-commits and archive.max-commits: expected 1 <= min < max, found min "
@@ -89,7 +100,7 @@ public final class TimelineArchiver {
     this.intent = new Path(tempDir, INTENT);
     this.minCommits = minCommits;
     this.maxCommits = maxCommits;
-    this.compactor = new ArchiveCompactor(fs, historyDir, MERGE_BATCH);
+    this.compactor = new ArchiveCompactor(fs, historyDir, mergeBatch);
     this.cleaner = new ArchiveCleaner(fs, historyDir);
   }
 
