@@ -1,10 +1,19 @@
 package dev.mortar.writer.archive;
 
+import dev.mortar.logformat.read.FileSystemInputFile;
+import dev.mortar.logformat.read.ParquetRowReader;
 import dev.mortar.writer.table.TimelineAvro;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import javax.annotation.Nullable;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarBinaryType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -12,8 +21,9 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -39,7 +49,8 @@ import org.apache.parquet.schema.Types;
  *
  * GZIP-compressed (Hudi's {@code hoodie.parquet.compression.codec}), with the Avro schema in the
  * footer as {@code parquet.avro.schema} and {@code writer.model.name = avro}, so Hudi's Avro
- * Parquet reader reads it as one of its own.
+ * Parquet reader reads it as one of its own. {@link #read} reads such a file back, Hudi's too, with
+ * Mortar's Parquet reader.
  */
 final class ArchiveFile {
   static final int VERSION = 1;
@@ -55,18 +66,27 @@ final class ArchiveFile {
           .addField(Types.required(PrimitiveTypeName.INT32).named("version"))
           .named("org.apache.hudi.avro.model.HoodieLSMTimelineInstant");
 
+  private static final RowType ROW =
+      RowType.of(
+          new LogicalType[] {
+            new VarCharType(VarCharType.MAX_LENGTH),
+            new VarCharType(VarCharType.MAX_LENGTH),
+            new VarCharType(VarCharType.MAX_LENGTH),
+            new VarBinaryType(VarBinaryType.MAX_LENGTH),
+            new VarBinaryType(VarBinaryType.MAX_LENGTH),
+            new IntType(false)
+          },
+          new String[] {"instantTime", "completionTime", "action", "metadata", "plan", "version"});
+
   private ArchiveFile() {}
 
-  /** The name of a layer-0 file holding the instants {@code min} to {@code max}. */
-  static String name(String min, String max) {
-    return min + "_" + max + "_0.parquet";
-  }
-
-  /** Writes {@code instants} to a new file {@code path} (never over an existing one). */
+  /**
+   * Writes {@code instants} to a new file {@code path} (never over an existing one), created
+   * through {@code fs}.
+   */
   static void write(FileSystem fs, Path path, List<ArchivedInstant> instants) throws IOException {
-    OutputFile out = HadoopOutputFile.fromPath(path, fs.getConf());
     try (ParquetWriter<ArchivedInstant> writer =
-        new Builder(out)
+        new Builder(new NewFile(fs, path))
             .withConf(new Configuration(false))
             .withWriteMode(ParquetFileWriter.Mode.CREATE)
             .withCompressionCodec(CompressionCodecName.GZIP)
@@ -77,10 +97,72 @@ final class ArchiveFile {
     }
   }
 
+  /**
+   * The records of the file {@code path} (one Mortar or Hudi wrote), in file order.
+   *
+   * @throws IOException also if a record is not of {@link #VERSION}
+   */
+  static List<ArchivedInstant> read(FileSystem fs, Path path) throws IOException {
+    List<ArchivedInstant> instants = new ArrayList<>();
+    new ParquetRowReader(ROW)
+        .read(
+            new FileSystemInputFile(fs, path),
+            row -> {
+              if (row.getInt(5) != VERSION) {
+                throw new IOException(
+                    "archived timeline file "
+                        + path
+                        + ": expected records of version "
+                        + VERSION
+                        + ", found version "
+                        + row.getInt(5)
+                        + " in record "
+                        + instants.size());
+              }
+              instants.add(
+                  new ArchivedInstant(
+                      text(row, 0), text(row, 1), text(row, 2), bytes(row, 3), bytes(row, 4)));
+            });
+    return instants;
+  }
+
+  @Nullable
+  private static String text(BinaryRowData row, int field) {
+    return row.isNullAt(field) ? null : row.getString(field).toString();
+  }
+
+  @Nullable
+  private static byte[] bytes(BinaryRowData row, int field) {
+    return row.isNullAt(field) ? null : row.getBinary(field);
+  }
+
   private static org.apache.parquet.schema.Type string(String name) {
     return Types.optional(PrimitiveTypeName.BINARY)
         .as(LogicalTypeAnnotation.stringType())
         .named(name);
+  }
+
+  /** A file {@code fs} creates, never over an existing one. */
+  private record NewFile(FileSystem fs, Path path) implements OutputFile {
+    @Override
+    public PositionOutputStream create(long blockSizeHint) throws IOException {
+      return HadoopStreams.wrap(fs.create(path, false));
+    }
+
+    @Override
+    public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+      throw new IOException("not overwriting archived timeline file " + path);
+    }
+
+    @Override
+    public boolean supportsBlockSize() {
+      return false;
+    }
+
+    @Override
+    public long defaultBlockSize() {
+      return 0;
+    }
   }
 
   private static final class Builder extends ParquetWriter.Builder<ArchivedInstant, Builder> {

@@ -27,7 +27,8 @@ import org.apache.hadoop.fs.Path;
  *
  * A snapshot is written as Hudi does: {@code manifest_<N+1>} (an earlier attempt's leftover of that
  * name deleted first), then {@code _version_} replaced. A reader that finds no {@code _version_}
- * takes the highest manifest listed, so a crash between the two loses nothing.
+ * takes the highest manifest listed, so a crash between the two loses nothing. Older snapshots stay
+ * readable until {@link ArchiveCleaner} deletes them.
  */
 final class ArchiveManifest {
   private static final String VERSION_FILE = "_version_";
@@ -48,21 +49,33 @@ final class ArchiveManifest {
 
   /** The latest snapshot in {@code historyDir}; version 0 without files if there is none. */
   static ArchiveManifest latest(FileSystem fs, Path historyDir) throws IOException {
-    int version = latestVersion(fs, historyDir);
+    return read(fs, historyDir, latestVersion(fs, historyDir));
+  }
+
+  /**
+   * Snapshot {@code version} of {@code historyDir}; version 0 is the empty one, and so is an empty
+   * manifest, as Hudi reads it (a crash creating {@code manifest_1} leaves it so, with no {@code
+   * _version_}).
+   */
+  static ArchiveManifest read(FileSystem fs, Path historyDir, int version) throws IOException {
     if (version == 0) {
       return new ArchiveManifest(0, List.of());
     }
-    Path manifest = new Path(historyDir, MANIFEST_PREFIX + version);
-    Map<String, List<Map<String, Object>>> json;
+    Path manifest = path(historyDir, version);
+    byte[] content;
     try (InputStream in = fs.open(manifest)) {
-      json = JSON.readValue(in, new TypeReference<>() {});
+      content = in.readAllBytes();
     }
+    if (content.length == 0) {
+      return new ArchiveManifest(version, List.of());
+    }
+    Map<String, List<Map<String, Object>>> json = JSON.readValue(content, new TypeReference<>() {});
     List<Entry> files = new ArrayList<>();
     for (Map<String, Object> file : json.getOrDefault("files", List.of())) {
       files.add(
           new Entry((String) file.get("fileName"), ((Number) file.get("fileLen")).longValue()));
     }
-    return new ArchiveManifest(version, files);
+    return new ArchiveManifest(version, List.copyOf(files));
   }
 
   private static int latestVersion(FileSystem fs, Path historyDir) throws IOException {
@@ -70,17 +83,29 @@ final class ArchiveManifest {
     try (InputStream in = fs.open(versionFile)) {
       return Integer.parseInt(new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
     } catch (FileNotFoundException | NumberFormatException missingOrPartial) {
-      int latest = 0;
-      if (fs.exists(historyDir)) {
-        for (FileStatus status : fs.listStatus(historyDir)) {
-          Matcher manifest = MANIFEST.matcher(status.getPath().getName());
-          if (manifest.matches()) {
-            latest = Math.max(latest, Integer.parseInt(manifest.group(1)));
-          }
+      List<Integer> versions = versions(fs, historyDir);
+      return versions.isEmpty() ? 0 : versions.get(versions.size() - 1);
+    }
+  }
+
+  /** The versions of every {@code manifest_N} in {@code historyDir}, ascending. */
+  static List<Integer> versions(FileSystem fs, Path historyDir) throws IOException {
+    List<Integer> versions = new ArrayList<>();
+    if (fs.exists(historyDir)) {
+      for (FileStatus status : fs.listStatus(historyDir)) {
+        Matcher manifest = MANIFEST.matcher(status.getPath().getName());
+        if (manifest.matches()) {
+          versions.add(Integer.parseInt(manifest.group(1)));
         }
       }
-      return latest;
     }
+    versions.sort(null);
+    return versions;
+  }
+
+  /** The file {@code manifest_<version>} in {@code historyDir}. */
+  static Path path(Path historyDir, int version) {
+    return new Path(historyDir, MANIFEST_PREFIX + version);
   }
 
   int version() {
@@ -91,11 +116,27 @@ final class ArchiveManifest {
     return files.stream().anyMatch(file -> file.fileName().equals(fileName));
   }
 
+  /** The data files of this snapshot, in the order the manifest lists them. */
+  List<Entry> files() {
+    return files;
+  }
+
   /** Publishes the next snapshot: this one's files and {@code added}. */
-  void publishWith(FileSystem fs, Path historyDir, Entry added) throws IOException {
-    List<Entry> next = new ArrayList<>(files);
+  ArchiveManifest publishWith(FileSystem fs, Path historyDir, Entry added) throws IOException {
+    return publishReplacing(fs, historyDir, List.of(), added);
+  }
+
+  /** Publishes the next snapshot: this one's files without {@code removed}, then {@code added}. */
+  ArchiveManifest publishReplacing(
+      FileSystem fs, Path historyDir, List<String> removed, Entry added) throws IOException {
+    List<Entry> next = new ArrayList<>();
+    for (Entry file : files) {
+      if (!removed.contains(file.fileName())) {
+        next.add(file);
+      }
+    }
     next.add(added);
-    Path manifest = new Path(historyDir, MANIFEST_PREFIX + (version + 1));
+    Path manifest = path(historyDir, version + 1);
     fs.delete(manifest, false);
     try (OutputStream out = fs.create(manifest, false)) {
       JSON.writerWithDefaultPrettyPrinter().writeValue(out, Map.of("files", next));
@@ -105,5 +146,6 @@ final class ArchiveManifest {
     try (OutputStream out = fs.create(versionFile, false)) {
       out.write(String.valueOf(version + 1).getBytes(StandardCharsets.UTF_8));
     }
+    return new ArchiveManifest(version + 1, List.copyOf(next));
   }
 }

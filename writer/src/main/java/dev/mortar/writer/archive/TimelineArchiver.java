@@ -28,19 +28,26 @@ import org.slf4j.LoggerFactory;
  *   <li>publishes the next snapshot naming it ({@link ArchiveManifest}): the commit point;
  *   <li>deletes the archived instants' files from the active timeline, requested and inflight files
  *       first, then the completed ones oldest first, as Hudi does;
- *   <li>deletes the intent.
+ *   <li>deletes the intent;
+ *   <li>merges full layers of {@code history/} into the next ({@link ArchiveCompactor}) and deletes
+ *       the snapshots and data files no longer needed ({@link ArchiveCleaner}), as Hudi's archiver
+ *       does after each run.
  * </ol>
  *
  * A run that died is settled by the next one before it selects anything: if the intent's data file
  * is in the latest snapshot, the instants are archived and the run deletes the active files still
  * there; otherwise the archive never saw them and it deletes the partial data file. Until then
  * Hudi's readers see the instants in the active timeline (and, after step 3, in the archive too, as
- * during a run of Hudi's own archiver). The archive's data files are never compacted into higher
- * layers here; Hudi's archiver does that when it next runs on the table.
+ * during a run of Hudi's own archiver). A merge or clean that died needs no intent: it only
+ * publishes a snapshot whose files are all written, and the next run's merge and clean finish or
+ * discard what it left.
  */
 public final class TimelineArchiver {
   private static final Logger LOG = LoggerFactory.getLogger(TimelineArchiver.class);
   static final String INTENT = "archive.pending";
+
+  /** Files of one layer merged at once, Hudi's {@code hoodie.timeline.compaction.batch.size}. */
+  static final int MERGE_BATCH = 10;
 
   private final FileSystem fs;
   private final Path timelineDir;
@@ -48,6 +55,20 @@ public final class TimelineArchiver {
   private final Path intent;
   private final int minCommits;
   private final int maxCommits;
+  private final ArchiveCompactor compactor;
+  private final ArchiveCleaner cleaner;
+
+  /** The data files of the latest snapshot as of the last run that archived, -1 before a run. */
+  private int archiveFiles = -1;
+
+  /**
+   * What one run did and left.
+   *
+   * @param archived the instants it moved into the archive
+   * @param activeInstants the instants it left on the active timeline (of its listing)
+   * @param archiveFiles the data files the latest snapshot of the archive lists
+   */
+  public record ArchivalRun(int archived, int activeInstants, int archiveFiles) {}
 
   /**
    * @param timelineDir {@code .hoodie/timeline}
@@ -55,6 +76,17 @@ public final class TimelineArchiver {
    */
   public TimelineArchiver(
       FileSystem fs, Path timelineDir, Path tempDir, int minCommits, int maxCommits) {
+    this(fs, timelineDir, tempDir, minCommits, maxCommits, MERGE_BATCH);
+  }
+
+  /** An archiver merging {@code mergeBatch} files of a layer at once instead of Hudi's 10. */
+  TimelineArchiver(
+      FileSystem fs,
+      Path timelineDir,
+      Path tempDir,
+      int minCommits,
+      int maxCommits,
+      int mergeBatch) {
     if (minCommits < 1 || maxCommits <= minCommits) {
       throw new IllegalArgumentException(
           "archive.min-commits and archive.max-commits: expected 1 <= min < max, found min "
@@ -68,17 +100,31 @@ public final class TimelineArchiver {
     this.intent = new Path(tempDir, INTENT);
     this.minCommits = minCommits;
     this.maxCommits = maxCommits;
+    this.compactor = new ArchiveCompactor(fs, historyDir, mergeBatch);
+    this.cleaner = new ArchiveCleaner(fs, historyDir);
   }
 
-  /** Settles a run that died, then archives what is due; returns the instants archived. */
-  public int run() throws IOException {
+  /**
+   * Settles a run that died, archives what is due, then merges and cleans {@code history/} if it
+   * archived anything.
+   */
+  public ArchivalRun run() throws IOException {
     finishInterruptedRun();
     List<ActiveInstant> instants = ActiveTimeline.list(fs, timelineDir);
     List<ActiveInstant> selected =
         ArchivalSelection.select(instants, minCommits, maxCommits, newestCleanRetains(instants));
-    if (selected.isEmpty()) {
-      return 0;
+    if (!selected.isEmpty()) {
+      archive(selected);
+      int mergedLayers = compactor.compact();
+      cleaner.clean(mergedLayers);
     }
+    if (!selected.isEmpty() || archiveFiles < 0) {
+      archiveFiles = ArchiveManifest.latest(fs, historyDir).files().size();
+    }
+    return new ArchivalRun(selected.size(), instants.size() - selected.size(), archiveFiles);
+  }
+
+  private void archive(List<ActiveInstant> selected) throws IOException {
     List<ArchivedInstant> records = new ArrayList<>();
     List<String> activeFiles = new ArrayList<>();
     for (ActiveInstant instant : selected) {
@@ -86,8 +132,9 @@ public final class TimelineArchiver {
       activeFiles.addAll(instant.files());
     }
     String fileName =
-        ArchiveFile.name(
-            selected.get(0).requested(), selected.get(selected.size() - 1).requested());
+        ArchiveFileName.ofRun(
+                selected.get(0).requested(), selected.get(selected.size() - 1).requested())
+            .toString();
     writeIntent(fileName, activeFiles);
     Path dataFile = new Path(historyDir, fileName);
     fs.mkdirs(historyDir);
@@ -106,7 +153,6 @@ public final class TimelineArchiver {
         selected.get(0).requested(),
         selected.get(selected.size() - 1).requested(),
         dataFile);
-    return selected.size();
   }
 
   private void finishInterruptedRun() throws IOException {

@@ -106,7 +106,8 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
                   timeline.timelineDir(),
                   timeline.tempDir(),
                   settings.archiveMinCommits(),
-                  settings.archiveMaxCommits()));
+                  settings.archiveMaxCommits()),
+              getMetricGroup());
     }
     state =
         context

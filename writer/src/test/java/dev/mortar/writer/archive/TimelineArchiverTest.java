@@ -10,6 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.util.InterceptingOperatorMetricGroup;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
@@ -22,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The archiver on a hand-made timeline: the data file holds the instants' files as Hudi's records,
- * the snapshot files are Hudi's, and a run that died after publishing is finished by the next.
+ * the snapshot files are Hudi's, a run that died after publishing is finished by the next, and the
+ * service's metrics count what runs did.
  */
 class TimelineArchiverTest {
   @TempDir java.nio.file.Path dir;
@@ -62,7 +67,10 @@ class TimelineArchiverTest {
   @Test
   void writesHudisLayoutAndDeletesTheArchivedFiles() throws Exception {
     writeTimeline();
-    assertThat(archiver(FileSystem.getLocal(new Configuration())).run()).isEqualTo(6);
+    TimelineArchiver.ArchivalRun run = archiver(FileSystem.getLocal(new Configuration())).run();
+    assertThat(run.archived()).isEqualTo(6);
+    assertThat(run.activeInstants()).as("150 and 165 stay").isEqualTo(2);
+    assertThat(run.archiveFiles()).isEqualTo(1);
     assertThat(timelineFiles())
         .containsExactly(
             "150.deltacommit.inflight",
@@ -127,11 +135,33 @@ class TimelineArchiverTest {
     assertThat(timelineFiles()).contains("100_101.deltacommit");
     assertThat(Files.exists(dir.resolve(".hoodie/.temp/" + TimelineArchiver.INTENT))).isTrue();
 
-    assertThat(archiver(local).run()).as("nothing is archived twice").isZero();
+    assertThat(archiver(local).run().archived()).as("nothing is archived twice").isZero();
     assertThat(timelineFiles()).doesNotContain("100_101.deltacommit", "140_141.deltacommit");
     assertThat(timelineFiles()).contains("150_151.deltacommit");
     assertThat(Files.readString(timeline.resolve("history/_version_"))).isEqualTo("1");
     assertThat(Files.exists(dir.resolve(".hoodie/.temp/" + TimelineArchiver.INTENT))).isFalse();
+  }
+
+  @Test
+  void theServiceCountsArchivedAndActiveInstantsInItsMetrics() throws Exception {
+    writeTimeline();
+    InterceptingOperatorMetricGroup operatorGroup =
+        new InterceptingOperatorMetricGroup() {
+          @Override
+          public MetricGroup addGroup(String name) {
+            return name.equals("mortar") ? this : super.addGroup(name);
+          }
+        };
+    ArchivalService service =
+        new ArchivalService(archiver(FileSystem.getLocal(new Configuration())), operatorGroup);
+    assertThat(((Gauge<?>) operatorGroup.get("activeTimelineInstants")).getValue())
+        .as("before a run")
+        .isEqualTo(-1);
+    service.afterCommit();
+    service.close();
+    assertThat(((Counter) operatorGroup.get("archivedInstants")).getCount()).isEqualTo(6);
+    assertThat(((Gauge<?>) operatorGroup.get("activeTimelineInstants")).getValue()).isEqualTo(2);
+    assertThat(((Gauge<?>) operatorGroup.get("archiveFiles")).getValue()).isEqualTo(1);
   }
 
   private static String text(Object bytes) {

@@ -2,6 +2,8 @@ package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mortar.testing.Seeds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * timeline"). {@link #mortarArchivesWhatHudiReads} runs a long compacting job that archives beyond
  * {@value #MAX_COMMITS} commits: the active timeline stays bounded while it runs (polled), Hudi's
  * archived timeline lists the archived instants with their completion times and commit metadata,
- * files older than the active timeline still read, and Hudi's client compacts, cleans and archives
- * on top with the read exact.
+ * files older than the active timeline still read, layer 0 of the archive stays merged, and Hudi's
+ * client compacts, cleans and archives on top with the read exact.
  */
 class ArchivalITCase {
   private static final Logger LOG = LoggerFactory.getLogger(ArchivalITCase.class);
@@ -177,6 +179,12 @@ class ArchivalITCase {
         .as("completed commits left active, seed %s", seed)
         .isBetween(MAX_COMMITS / 2, MAX_COMMITS + SLACK);
     assertThat(active.filter(i -> !i.isCompleted()).countInstants()).as("pending").isZero();
+    List<String> snapshot = latestSnapshot(timeline.resolve("history"));
+    LOG.info("latest snapshot of the archive: {}", snapshot);
+    assertThat(snapshot)
+        .as("layer-0 files Mortar left unmerged, seed %s", seed)
+        .filteredOn(name -> name.endsWith("_0.parquet"))
+        .hasSizeLessThan(10);
 
     HoodieArchivedTimeline archived = metaClient.getArchivedTimeline();
     archived.loadCompletedInstantDetailsInMemory();
@@ -257,6 +265,19 @@ class ArchivalITCase {
       poller.join();
     }
     return most.get();
+  }
+
+  /** The data files the latest snapshot of the archived timeline in {@code history} lists. */
+  private static List<String> latestSnapshot(Path history) throws IOException {
+    String version = Files.readString(history.resolve("_version_")).trim();
+    JsonNode manifest =
+        new ObjectMapper().readTree(Files.readString(history.resolve("manifest_" + version)));
+    List<String> files = new ArrayList<>();
+    manifest.get("files").forEach(file -> files.add(file.get("fileName").asText()));
+    for (String file : files) {
+      assertThat(history.resolve(file)).as("listed in manifest_%s", version).exists();
+    }
+    return files;
   }
 
   /** Log files below {@code base} whose delta commit is older than {@code activeStart}. */
