@@ -1,5 +1,6 @@
 package dev.mortar.writer.clean;
 
+import dev.mortar.writer.compaction.CompactionTask;
 import dev.mortar.writer.compaction.PendingCompactions;
 import dev.mortar.writer.compaction.TableFiles;
 import dev.mortar.writer.compaction.TimelineSnapshot;
@@ -9,6 +10,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -70,6 +72,15 @@ final class Cleaner {
 
   private Optional<CleanPlan> plan(String instant) {
     TimelineSnapshot snapshot = snapshot();
+    Optional<List<CompactionTask>> pendingCompactions =
+        PendingCompactions.operations(fs, timeline.timelineDir(), snapshot);
+    if (pendingCompactions.isEmpty()) {
+      LOG.info(
+          "Not cleaning at {}: a pending compaction completed and was archived while the timeline"
+              + " was read; cleaning later",
+          instant);
+      return Optional.empty();
+    }
     Optional<CleanPlan> plan;
     try {
       plan =
@@ -78,7 +89,7 @@ final class Cleaner {
               retainCommits,
               snapshot,
               TableFiles.list(fs, basePath),
-              PendingCompactions.operations(fs, timeline.timelineDir(), snapshot));
+              pendingCompactions.get());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list the files of table " + basePath, e);
     }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.FileSystem;
@@ -53,11 +54,19 @@ final class CompactionPlanner {
       return List.of();
     }
     long startNanos = System.nanoTime();
+    Optional<Set<FileGroupId>> inPendingPlans = inPendingPlans(snapshot);
+    if (inPendingPlans.isEmpty()) {
+      LOG.info(
+          "Not planning compaction {}: a pending plan completed and was archived while the"
+              + " timeline was read; retrying later",
+          instant);
+      return List.of();
+    }
     List<CompactionOperation> operations;
     try {
       operations =
           SliceSelector.select(
-              instant, snapshot, TableFiles.list(fs, basePath), inPendingPlans(snapshot));
+              instant, snapshot, TableFiles.list(fs, basePath), inPendingPlans.get());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list the files of table " + basePath, e);
     }
@@ -80,13 +89,15 @@ final class CompactionPlanner {
     return operations;
   }
 
-  private Set<FileGroupId> inPendingPlans(TimelineSnapshot snapshot) {
-    Set<FileGroupId> groups = new HashSet<>();
-    for (CompactionTask task :
-        PendingCompactions.operations(fs, timeline.timelineDir(), snapshot)) {
-      groups.add(task.fileGroup());
-    }
-    return groups;
+  /** The file groups of the pending plans; empty if the snapshot is stale. */
+  private Optional<Set<FileGroupId>> inPendingPlans(TimelineSnapshot snapshot) {
+    return PendingCompactions.operations(fs, timeline.timelineDir(), snapshot)
+        .map(
+            tasks -> {
+              Set<FileGroupId> groups = new HashSet<>();
+              tasks.forEach(task -> groups.add(task.fileGroup()));
+              return groups;
+            });
   }
 
   @Nullable

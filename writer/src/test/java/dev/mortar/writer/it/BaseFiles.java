@@ -14,15 +14,18 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.hudi.common.model.HoodieWriteStat;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieArchivedTimeline;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 
 /**
  * The base files of a table on local disk, by compaction instant as relative paths ({@code
- * <partition>/<fileId>_<token>_<C>.parquet}): those on disk, and those the completed compaction
- * commits list (read with Hudi's timeline).
+ * <partition>/<fileId>_<token>_<C>.parquet}): those on disk, those the completed compaction commits
+ * list, and those completed cleans deleted (read with Hudi's timeline).
  */
-record BaseFiles(Map<String, List<String>> onDisk, Map<String, List<String>> committed) {
+record BaseFiles(
+    Map<String, List<String>> onDisk, Map<String, List<String>> committed, Set<String> cleaned) {
 
   static BaseFiles read(String path) throws IOException {
     Path base = Path.of(URI.create(path));
@@ -38,11 +41,19 @@ record BaseFiles(Map<String, List<String>> onDisk, Map<String, List<String>> com
       }
     }
     Map<String, List<String>> committed = new TreeMap<>();
-    HoodieTimeline commits =
-        HudiClient.metaClient(path)
-            .getActiveTimeline()
-            .getCommitTimeline()
-            .filterCompletedInstants();
+    Set<String> cleaned = new HashSet<>();
+    HoodieTableMetaClient metaClient = HudiClient.metaClient(path);
+    HoodieArchivedTimeline archived = metaClient.getArchivedTimeline();
+    archived.loadCompletedInstantDetailsInMemory();
+    for (HoodieTimeline timeline : List.of(archived, metaClient.getActiveTimeline())) {
+      addCommitted(timeline.getCommitTimeline().filterCompletedInstants(), committed);
+      addCleaned(timeline.getCleanerTimeline().filterCompletedInstants(), cleaned);
+    }
+    return new BaseFiles(onDisk, committed, cleaned);
+  }
+
+  private static void addCommitted(HoodieTimeline commits, Map<String, List<String>> committed)
+      throws IOException {
     for (HoodieInstant instant : commits.getInstants()) {
       committed.put(
           instant.requestedTime(),
@@ -50,14 +61,28 @@ record BaseFiles(Map<String, List<String>> onDisk, Map<String, List<String>> com
               .map(HoodieWriteStat::getPath)
               .toList());
     }
-    return new BaseFiles(onDisk, committed);
+  }
+
+  private static void addCleaned(HoodieTimeline cleans, Set<String> cleaned) throws IOException {
+    for (HoodieInstant instant : cleans.getInstants()) {
+      cleans
+          .readCleanMetadata(instant)
+          .getPartitionMetadata()
+          .forEach(
+              (partition, files) ->
+                  files
+                      .getSuccessDeleteFiles()
+                      .forEach(
+                          name ->
+                              cleaned.add(partition.isEmpty() ? name : partition + "/" + name)));
+    }
   }
 
   /**
    * At least one compaction completed and none is pending; the base files on disk are exactly those
-   * the completed commits list (none of a failed attempt, none of an unfinished compaction); each
-   * commit lists one base file per file group; no completed compaction left its markers ({@code
-   * .hoodie/.temp/C}).
+   * the completed commits list and no completed clean deleted (none of a failed attempt, none of an
+   * unfinished compaction); each commit lists one base file per file group; no completed compaction
+   * left its markers ({@code .hoodie/.temp/C}).
    */
   void verifyOnlyCommittedBaseFiles(String path, String what) {
     assertThat(HudiClient.pendingCompactions(path)).as("pending compactions, %s", what).isEmpty();
@@ -69,7 +94,8 @@ record BaseFiles(Map<String, List<String>> onDisk, Map<String, List<String>> com
         (instant, paths) -> {
           assertThat(onDisk.getOrDefault(instant, List.of()))
               .as("base files on disk of compaction %s, %s", instant, what)
-              .containsExactlyInAnyOrderElementsOf(paths);
+              .containsExactlyInAnyOrderElementsOf(
+                  paths.stream().filter(file -> !cleaned.contains(file)).toList());
           Set<String> fileGroups = new HashSet<>();
           for (String file : paths) {
             String fileGroup = file.substring(0, file.indexOf('_'));
