@@ -1,58 +1,33 @@
 package dev.mortar.logformat;
 
 import java.io.IOException;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
 /**
- * A Parquet {@link OutputFile} created on a given Hadoop file system, never over an existing one.
+ * A Parquet {@link OutputFile} created on a given Hadoop file system, never over an existing one:
+ * base files and the archived timeline's files are each created once.
  */
-final class FileSystemOutputFile implements OutputFile {
+public final class FileSystemOutputFile implements OutputFile {
   private final FileSystem fs;
   private final Path path;
 
-  FileSystemOutputFile(FileSystem fs, Path path) {
+  public FileSystemOutputFile(FileSystem fs, Path path) {
     this.fs = fs;
     this.path = path;
   }
 
   @Override
   public PositionOutputStream create(long blockSizeHint) throws IOException {
-    FSDataOutputStream out = fs.create(path, false);
-    return new PositionOutputStream() {
-      @Override
-      public long getPos() throws IOException {
-        return out.getPos();
-      }
-
-      @Override
-      public void write(int b) throws IOException {
-        out.write(b);
-      }
-
-      @Override
-      public void write(byte[] bytes, int offset, int length) throws IOException {
-        out.write(bytes, offset, length);
-      }
-
-      @Override
-      public void flush() throws IOException {
-        out.flush();
-      }
-
-      @Override
-      public void close() throws IOException {
-        out.close();
-      }
-    };
+    return HadoopStreams.wrap(fs.create(path, false));
   }
 
   @Override
   public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
-    throw new IOException("not overwriting " + path + ": base files are created once");
+    throw new IOException("not overwriting " + path + ": the file is created once");
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.mortar.writer.archive;
 
+import dev.mortar.logformat.FileSystemOutputFile;
 import dev.mortar.logformat.read.FileSystemInputFile;
 import dev.mortar.logformat.read.ParquetRowReader;
 import dev.mortar.writer.table.TimelineAvro;
@@ -21,9 +22,7 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -86,7 +85,7 @@ final class ArchiveFile {
    */
   static void write(FileSystem fs, Path path, List<ArchivedInstant> instants) throws IOException {
     try (ParquetWriter<ArchivedInstant> writer =
-        new Builder(new NewFile(fs, path))
+        new Builder(new FileSystemOutputFile(fs, path))
             .withConf(new Configuration(false))
             .withWriteMode(ParquetFileWriter.Mode.CREATE)
             .withCompressionCodec(CompressionCodecName.GZIP)
@@ -140,29 +139,6 @@ final class ArchiveFile {
     return Types.optional(PrimitiveTypeName.BINARY)
         .as(LogicalTypeAnnotation.stringType())
         .named(name);
-  }
-
-  /** A file {@code fs} creates, never over an existing one. */
-  private record NewFile(FileSystem fs, Path path) implements OutputFile {
-    @Override
-    public PositionOutputStream create(long blockSizeHint) throws IOException {
-      return HadoopStreams.wrap(fs.create(path, false));
-    }
-
-    @Override
-    public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
-      throw new IOException("not overwriting archived timeline file " + path);
-    }
-
-    @Override
-    public boolean supportsBlockSize() {
-      return false;
-    }
-
-    @Override
-    public long defaultBlockSize() {
-      return 0;
-    }
   }
 
   private static final class Builder extends ParquetWriter.Builder<ArchivedInstant, Builder> {
