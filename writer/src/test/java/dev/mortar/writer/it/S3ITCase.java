@@ -69,14 +69,14 @@ class S3ITCase {
   void compactingJobWritesTableAndCheckpointsOnS3() throws Exception {
     long seed = Seeds.seed("S3ITCase.compacting");
     Changelog changelog =
-        Changelog.random(seed, 800, 200, 100, 30).withoutStaleChangesAfterDeletes();
+        Changelog.random(seed, 400, 120, 100, 30).withoutStaleChangesAfterDeletes();
     SinkJob job =
         SinkJob.at(LoopbackS3.uri("compacting"))
             .parallelism(2)
             .partitioned(true)
             .ordering(true)
             .format(LogBlockFormat.PARQUET)
-            .perCheckpoint(150)
+            .perCheckpoint(80)
             .compactEvery(2)
             .build();
     run(job, changelog, "compacting");
@@ -103,8 +103,8 @@ class S3ITCase {
   void failuresBeforeAndAfterTheCheckpointEndExactlyOnce() throws Exception {
     long seed = Seeds.seed("S3ITCase.failures");
     SplittableRandom random = new SplittableRandom(seed);
-    int changes = 600;
-    Changelog changelog = Changelog.random(seed, changes, 150, 100, 30);
+    int changes = 300;
+    Changelog changelog = Changelog.random(seed, changes, 100, 100, 30);
     SinkJob job =
         SinkJob.at(LoopbackS3.uri("failures"))
             .parallelism(2)
