@@ -5,12 +5,15 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.UUID;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
  * Publishes a file all at once: the content goes to a uniquely named file in a temp directory,
- * which is then renamed to the target. A reader sees no file or the whole file, never a prefix.
+ * which is then renamed to the target. A reader sees no file or the whole file, never a prefix: on
+ * HDFS and local disks the rename is atomic; on S3A it is a server-side copy of the whole object
+ * followed by a delete of the temp object (rfc/0004, "Object storage").
  */
 final class AtomicFile {
   /** Writes the content of a file to a stream. */
@@ -52,7 +55,7 @@ final class AtomicFile {
       out.hsync();
     }
     fs.mkdirs(target.getParent());
-    if (fs.rename(temp, target)) {
+    if (renamed(fs, temp, target)) {
       return true;
     }
     fs.delete(temp, false);
@@ -60,5 +63,17 @@ final class AtomicFile {
       return false;
     }
     throw new IOException("could not rename " + temp + " to " + target);
+  }
+
+  /**
+   * Renames {@code temp} to {@code target}; false if it did not happen. HDFS and the local file
+   * system return false when {@code target} exists, S3A throws {@link FileAlreadyExistsException}.
+   */
+  private static boolean renamed(FileSystem fs, Path temp, Path target) throws IOException {
+    try {
+      return fs.rename(temp, target);
+    } catch (FileAlreadyExistsException exists) {
+      return false;
+    }
   }
 }

@@ -1,0 +1,81 @@
+package dev.mortar.writer.it;
+
+import java.net.URI;
+import java.util.List;
+import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.S3Proxy;
+import org.jclouds.ContextBuilder;
+import org.jclouds.blobstore.BlobStore;
+import org.jclouds.blobstore.BlobStoreContext;
+import org.jclouds.blobstore.domain.StorageMetadata;
+import org.jclouds.blobstore.options.ListContainerOptions;
+
+/**
+ * An S3 server in this JVM (S3Proxy over jclouds' in-memory blob store) on a free loopback port,
+ * with one bucket, {@value #BUCKET}. The S3A settings that reach it are in the test resource
+ * core-site.xml; its endpoint there reads the port from the system property {@value
+ * #PORT_PROPERTY}, which {@link #start} sets.
+ */
+final class LoopbackS3 implements AutoCloseable {
+  static final String BUCKET = "mortar-it";
+  static final String PORT_PROPERTY = "mortar.it.s3.port";
+  private static final String ACCESS_KEY = "mortar-access";
+  private static final String SECRET_KEY = "mortar-secret";
+
+  private final BlobStoreContext blobs;
+  private final S3Proxy server;
+
+  private LoopbackS3(BlobStoreContext blobs, S3Proxy server) {
+    this.blobs = blobs;
+    this.server = server;
+  }
+
+  static LoopbackS3 start() throws Exception {
+    BlobStoreContext blobs =
+        ContextBuilder.newBuilder("transient")
+            .credentials(ACCESS_KEY, SECRET_KEY)
+            .build(BlobStoreContext.class);
+    blobs.getBlobStore().createContainerInLocation(null, BUCKET);
+    S3Proxy server =
+        S3Proxy.builder()
+            .blobStore(blobs.getBlobStore())
+            .endpoint(URI.create("http://127.0.0.1:0"))
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+            .build();
+    server.start();
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (!"STARTED".equals(server.getState())) {
+      if (System.nanoTime() > deadline) {
+        server.stop();
+        blobs.close();
+        throw new IllegalStateException("S3Proxy did not start in 10 s: " + server.getState());
+      }
+      Thread.sleep(10);
+    }
+    System.setProperty(PORT_PROPERTY, Integer.toString(server.getPort()));
+    return new LoopbackS3(blobs, server);
+  }
+
+  /** {@code s3a://mortar-it/<key>}. */
+  static String uri(String key) {
+    return "s3a://" + BUCKET + "/" + key;
+  }
+
+  /** The names of the objects below {@code prefix}, read from the blob store behind the server. */
+  List<String> objectsBelow(String prefix) {
+    BlobStore store = blobs.getBlobStore();
+    return store.list(BUCKET, ListContainerOptions.Builder.prefix(prefix).recursive()).stream()
+        .map(StorageMetadata::getName)
+        .toList();
+  }
+
+  @Override
+  public void close() throws Exception {
+    System.clearProperty(PORT_PROPERTY);
+    try {
+      server.stop();
+    } finally {
+      blobs.close();
+    }
+  }
+}

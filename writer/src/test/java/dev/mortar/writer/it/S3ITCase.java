@@ -1,0 +1,181 @@
+package dev.mortar.writer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.testing.HudiTableOracle;
+import dev.mortar.testing.Seeds;
+import dev.mortar.writer.it.Failures.Plan;
+import dev.mortar.writer.it.Failures.Point;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tables and checkpoints on object storage: DataStream jobs write through Hadoop's S3A to an S3
+ * server on loopback ({@link LoopbackS3}), keep their checkpoints there too (Flink's Hadoop file
+ * system fallback for {@code s3a}, no plugin), and Hudi's reader verifies the table over S3A. S3
+ * has no rename: S3A copies the commit file's temp object to its target, then deletes the temp
+ * object (rfc/0004, "Object storage").
+ */
+class S3ITCase {
+  private static final Logger LOG = LoggerFactory.getLogger(S3ITCase.class);
+  private static final String CHECKPOINTS = "checkpoints";
+
+  @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
+
+  private static LoopbackS3 s3;
+
+  @BeforeAll
+  static void startS3() throws Exception {
+    s3 = LoopbackS3.start();
+    // What a cluster's config.yaml says to let Hadoop's S3A serve s3a:// without Flink's plugin;
+    // a MiniCluster leaves Flink's file systems as the JVM has them, so set it here.
+    org.apache.flink.core.fs.FileSystem.initialize(
+        new Configuration().set(CoreOptions.ALLOWED_FALLBACK_FILESYSTEMS, "s3a"), null);
+  }
+
+  @AfterAll
+  static void stopS3() throws Exception {
+    org.apache.flink.core.fs.FileSystem.initialize(new Configuration(), null);
+    s3.close();
+  }
+
+  @AfterEach
+  void disarm() {
+    Failures.disarm();
+  }
+
+  @Test
+  void compactingJobWritesTableAndCheckpointsOnS3() throws Exception {
+    long seed = Seeds.seed("S3ITCase.compacting");
+    Changelog changelog =
+        Changelog.random(seed, 400, 120, 100, 30).withoutStaleChangesAfterDeletes();
+    SinkJob job =
+        SinkJob.at(LoopbackS3.uri("compacting"))
+            .parallelism(2)
+            .partitioned(true)
+            .ordering(true)
+            .format(LogBlockFormat.PARQUET)
+            .perCheckpoint(80)
+            .compactEvery(2)
+            .build();
+    run(job, changelog, "compacting");
+
+    job.verify(changelog, new org.apache.hadoop.conf.Configuration());
+    assertThat(HudiTableOracle.completedInstants(job.path()))
+        .as("seed %s", seed)
+        .hasSizeGreaterThan(2);
+    assertThat(timelineFiles(job.path(), ".commit"))
+        .as("completed compactions, seed %s", seed)
+        .isNotEmpty();
+    verifyNothingUncommittedLeft(job.path());
+    assertThat(s3.objectsBelow(CHECKPOINTS + "/compacting/"))
+        .as("checkpoint objects on S3")
+        .isNotEmpty();
+  }
+
+  /**
+   * Two failures: in the source (the open interval's log files are left on S3 and aborted later),
+   * then at the publication of a delta commit whose checkpoint completed: the job restores from its
+   * checkpoint on S3 and its committer publishes the commit again.
+   */
+  @Test
+  void failuresBeforeAndAfterTheCheckpointEndExactlyOnce() throws Exception {
+    long seed = Seeds.seed("S3ITCase.failures");
+    SplittableRandom random = new SplittableRandom(seed);
+    int changes = 300;
+    Changelog changelog = Changelog.random(seed, changes, 100, 100, 30);
+    SinkJob job =
+        SinkJob.at(LoopbackS3.uri("failures"))
+            .parallelism(2)
+            .partitioned(random.nextBoolean())
+            .ordering(random.nextBoolean())
+            .restarts(true)
+            .build();
+    List<Plan> plans =
+        List.of(
+            Plan.random(Point.SOURCE_OFFSET, changes, random),
+            Plan.random(Point.COMMIT_PUBLISH, changes, random));
+    LOG.info("seed {}: {}, failures {}", seed, job, plans);
+    Failures.arm(plans);
+    run(job, changelog, "failures");
+
+    assertThat(Failures.fired()).as("seed %s: every failure point fired", seed).hasSize(2);
+    LOG.info("seed {}: fired {}", seed, Failures.fired());
+    job.verify(changelog, new org.apache.hadoop.conf.Configuration());
+    verifyNothingUncommittedLeft(job.path());
+  }
+
+  private static void run(SinkJob job, Changelog changelog, String name) throws Exception {
+    StreamExecutionEnvironment env =
+        job.environment(
+            new Configuration()
+                .set(
+                    CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                    LoopbackS3.uri(CHECKPOINTS + "/" + name)));
+    job.addDataStream(env, changelog);
+    long start = System.nanoTime();
+    env.execute("mortar on s3 " + name);
+    LOG.info("job {} took {} ms", name, (System.nanoTime() - start) / 1_000_000);
+  }
+
+  /**
+   * No instant is pending and every log file below the table belongs to a completed instant: what
+   * the failed attempts wrote was removed over S3A.
+   */
+  private static void verifyNothingUncommittedLeft(String path) throws IOException {
+    List<String> completed = HudiTableOracle.completedInstants(path);
+    assertThat(HudiTableOracle.pendingInstants(path)).as("pending instants").isEmpty();
+    List<String> logFiles = new ArrayList<>();
+    try (FileSystem fs = open(path)) {
+      RemoteIterator<LocatedFileStatus> files = fs.listFiles(new Path(path), true);
+      while (files.hasNext()) {
+        String name = files.next().getPath().getName();
+        if (name.contains(".log.")) {
+          logFiles.add(name);
+        }
+      }
+    }
+    assertThat(logFiles).isNotEmpty();
+    for (String logFile : logFiles) {
+      String instant = logFile.substring(logFile.indexOf('_') + 1, logFile.indexOf(".log."));
+      assertThat(completed).as("instant of %s", logFile).contains(instant);
+    }
+  }
+
+  private static List<String> timelineFiles(String path, String suffix) throws IOException {
+    List<String> names = new ArrayList<>();
+    try (FileSystem fs = open(path)) {
+      for (FileStatus status : fs.listStatus(new Path(path, ".hoodie/timeline"))) {
+        if (status.getPath().getName().endsWith(suffix)) {
+          names.add(status.getPath().getName());
+        }
+      }
+    }
+    return names;
+  }
+
+  private static FileSystem open(String path) throws IOException {
+    return FileSystem.newInstance(URI.create(path), new org.apache.hadoop.conf.Configuration());
+  }
+}
