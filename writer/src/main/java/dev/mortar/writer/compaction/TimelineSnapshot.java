@@ -2,7 +2,10 @@ package dev.mortar.writer.compaction;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
@@ -49,18 +52,55 @@ public final class TimelineSnapshot {
 
   private TimelineSnapshot() {}
 
+  /**
+   * Lists {@code timelineDir}. A listing is not atomic: while the archiver deletes an instant's
+   * files (requested and inflight first, the completed file last) it may return the requested file
+   * and miss the completed one. So every instant the listing shows pending is checked once more
+   * after it: if its requested file is gone, it was being archived (or aborted), and it is left out
+   * of the snapshot as if the listing had come after.
+   */
   public static TimelineSnapshot read(FileSystem fs, Path timelineDir) {
-    TimelineSnapshot snapshot = new TimelineSnapshot();
+    List<String> names = new ArrayList<>();
     try {
       for (FileStatus status : fs.listStatus(timelineDir)) {
         if (status.isFile()) {
-          snapshot.add(status.getPath().getName());
+          names.add(status.getPath().getName());
         }
       }
+      TimelineSnapshot snapshot = of(names);
+      Set<String> vanished = new HashSet<>();
+      for (Map.Entry<String, String> pending : snapshot.requestedFilesOfPending().entrySet()) {
+        if (!fs.exists(new Path(timelineDir, pending.getValue()))) {
+          vanished.add(pending.getKey());
+        }
+      }
+      return vanished.isEmpty()
+          ? snapshot
+          : of(names.stream().filter(name -> !vanished.contains(requestedTime(name))).toList());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list timeline " + timelineDir, e);
     }
-    return snapshot;
+  }
+
+  /** The requested file of each delta commit, compaction and clean this listing shows pending. */
+  private Map<String, String> requestedFilesOfPending() {
+    Map<String, String> files = new HashMap<>();
+    for (String started : startedDeltaCommits) {
+      if (!deltaCommitCompletions.containsKey(started)) {
+        files.put(started, started + DELTA_COMMIT_REQUESTED);
+      }
+    }
+    pendingCompactions().forEach(instant -> files.put(instant, instant + COMPACTION_REQUESTED));
+    pendingCleans().forEach(instant -> files.put(instant, instant + CLEAN_REQUESTED));
+    return files;
+  }
+
+  private static String requestedTime(String fileName) {
+    int end = 0;
+    while (end < fileName.length() && Character.isDigit(fileName.charAt(end))) {
+      end++;
+    }
+    return fileName.substring(0, end);
   }
 
   /** A snapshot of the given instant file names (for tests). */

@@ -272,6 +272,12 @@ public final class Timeline {
       throw new IllegalStateException("cannot abort instant " + instant + ": it is completed");
     }
     try {
+      if (!fs.exists(new Path(timelineDir, instant + REQUESTED))) {
+        // Gone after the listing said "not completed": the archiver deletes an instant's
+        // requested file before its completed file, and abort deletes it last; either way there
+        // is nothing of a failed attempt left to delete.
+        return;
+      }
       for (Path logFile : logFilesOf(instant)) {
         fs.delete(logFile, false);
       }

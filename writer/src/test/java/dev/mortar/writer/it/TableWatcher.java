@@ -4,8 +4,12 @@ import dev.mortar.testing.HudiTableOracle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,34 +39,50 @@ final class TableWatcher implements AutoCloseable {
    */
   record TableFiles(int dataFiles, int mostLogsPerFileGroup, int activeTimelineFiles) {
     static TableFiles count(Path table) throws IOException {
-      int data = 0;
       Map<String, Integer> logsPerGroup = new HashMap<>();
-      try (Stream<Path> files = Files.walk(table)) {
-        for (Path file : files.filter(Files::isRegularFile).toList()) {
-          String name = file.getFileName().toString();
-          if (table.relativize(file).startsWith(".hoodie") || name.endsWith(".crc")) {
-            continue;
-          }
-          if (name.contains(".log.")) {
-            data++;
-            String group = file.getParent() + "/" + name.substring(1, name.indexOf('_'));
-            logsPerGroup.merge(group, 1, Integer::sum);
-          } else if (name.endsWith(".parquet")) {
-            data++;
-          }
-        }
-      }
+      int[] data = {0};
+      Files.walkFileTree(
+          table,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+              return dir.getFileName().toString().equals(".hoodie")
+                  ? FileVisitResult.SKIP_SUBTREE
+                  : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+              String name = file.getFileName().toString();
+              if (name.contains(".log.") && !name.endsWith(".crc")) {
+                data[0]++;
+                String group = file.getParent() + "/" + name.substring(1, name.indexOf('_'));
+                logsPerGroup.merge(group, 1, Integer::sum);
+              } else if (name.endsWith(".parquet")) {
+                data[0]++;
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE; // deleted by the cleaner meanwhile
+              }
+              throw e;
+            }
+          });
       int timeline;
       try (Stream<Path> files = Files.list(table.resolve(".hoodie/timeline"))) {
         timeline =
             (int)
                 files
-                    .filter(Files::isRegularFile)
-                    .filter(file -> !file.getFileName().toString().endsWith(".crc"))
+                    .map(file -> file.getFileName().toString())
+                    .filter(name -> Character.isDigit(name.charAt(0)) && !name.endsWith(".crc"))
                     .count();
       }
       int mostLogs = logsPerGroup.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-      return new TableFiles(data, mostLogs, timeline);
+      return new TableFiles(data[0], mostLogs, timeline);
     }
   }
 
