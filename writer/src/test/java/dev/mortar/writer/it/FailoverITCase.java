@@ -187,9 +187,13 @@ class FailoverITCase {
         .restarts(true);
   }
 
-  /** 1 to 3 failure points of different kinds, one of them in compaction, in random order. */
+  /**
+   * 1 to 3 failure points of different kinds (write path and compaction), one of them in
+   * compaction, in random order.
+   */
   private static List<Plan> randomPlansWithCompaction(SplittableRandom random) {
     List<Point> kinds = new ArrayList<>(List.of(Point.values()));
+    kinds.removeAll(TABLE_SERVICE_POINTS);
     int count = 1 + random.nextInt(POINTS_PER_JOB);
     int inCompaction = random.nextInt(count);
     List<Plan> plans = new ArrayList<>();
