@@ -22,9 +22,10 @@ import org.apache.hadoop.conf.Configuration;
  * and records each read with the table's size on disk at that moment.
  *
  * <p>A read may fail only when the writer outran it: when, by the time it failed, at least as many
- * commits completed after it began as the cleaner retains, so the cleaner was free to delete the
- * slices it read (Hudi's contract for a reader slower than the retained commits). Such a read is
- * counted ({@link #outrunReads}); any other failure is kept and thrown by {@link #close}.
+ * commits completed after it began as the cleaner retains, or a compaction completed after it began
+ * (a read that began while the compaction was pending merges the slice before it, which the cleaner
+ * may then drop, as Hudi's does), so the cleaner was free to delete the slices it read. Such a read
+ * is counted ({@link #outrunReads}); any other failure is kept and thrown by {@link #close}.
  */
 final class TableWatcher implements AutoCloseable {
   /**
@@ -120,11 +121,12 @@ final class TableWatcher implements AutoCloseable {
         if (!Files.exists(table.resolve(".hoodie/hoodie.properties"))) {
           continue;
         }
-        String lastCompletionBefore = lastCompletion(completionTimes(table));
+        String lastCompletionBefore = lastCompletion(completionTimes(table, "(delta)?commit"));
         try {
           read(table);
         } catch (UncheckedIOException | IllegalStateException e) {
-          if (completedAfter(table, lastCompletionBefore) < retainedCommits) {
+          if (completedAfter(table, lastCompletionBefore, "(delta)?commit") < retainedCommits
+              && completedAfter(table, lastCompletionBefore, "commit") == 0) {
             throw e;
           }
           outrunReads++;
@@ -153,12 +155,15 @@ final class TableWatcher implements AutoCloseable {
     }
   }
 
-  /** Completion times of the commits (delta commits and compactions) on the active timeline. */
-  private static List<String> completionTimes(Path table) throws IOException {
+  /**
+   * Completion times of the completed instants whose action matches {@code actions} (e.g. {@code
+   * (delta)?commit}) on the active timeline.
+   */
+  private static List<String> completionTimes(Path table, String actions) throws IOException {
     try (Stream<Path> files = Files.list(table.resolve(".hoodie/timeline"))) {
       return files
           .map(file -> file.getFileName().toString())
-          .filter(name -> name.matches("\\d{17}_\\d{17}\\.(delta)?commit"))
+          .filter(name -> name.matches("\\d{17}_\\d{17}\\." + actions))
           .map(name -> name.substring(18, 35))
           .toList();
     }
@@ -168,8 +173,11 @@ final class TableWatcher implements AutoCloseable {
     return completionTimes.stream().max(String::compareTo).orElse("");
   }
 
-  private static long completedAfter(Path table, String completion) throws IOException {
-    return completionTimes(table).stream().filter(time -> time.compareTo(completion) > 0).count();
+  private static long completedAfter(Path table, String completion, String actions)
+      throws IOException {
+    return completionTimes(table, actions).stream()
+        .filter(time -> time.compareTo(completion) > 0)
+        .count();
   }
 
   /** Reads that failed because the writer outran them (see the class comment). */
