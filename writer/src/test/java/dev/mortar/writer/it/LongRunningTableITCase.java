@@ -71,7 +71,7 @@ class LongRunningTableITCase {
     List<TableWatcher.Read> reads;
     long started = System.nanoTime();
     int outrun;
-    try (TableWatcher watcher = TableWatcher.start(job.path(), 300, RETAIN_COMMITS)) {
+    try (TableWatcher watcher = TableWatcher.start(job.path(), 300)) {
       job.runDataStream(changelog);
       reads = watcher.reads();
       outrun = watcher.outrunReads();

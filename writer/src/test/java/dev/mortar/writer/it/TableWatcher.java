@@ -88,26 +88,21 @@ final class TableWatcher implements AutoCloseable {
 
   private final String path;
   private final long intervalMillis;
-  private final int retainedCommits;
   private final List<Read> reads = new ArrayList<>();
   private final Thread thread;
   private volatile boolean stopped;
   private volatile int outrunReads;
   private volatile Exception failure;
 
-  private TableWatcher(String path, long intervalMillis, int retainedCommits) {
+  private TableWatcher(String path, long intervalMillis) {
     this.path = path;
     this.intervalMillis = intervalMillis;
-    this.retainedCommits = retainedCommits;
     this.thread = new Thread(this::watch, "table-watcher");
   }
 
-  /**
-   * Starts reading the table at {@code path} (a file URI) every {@code intervalMillis}, while its
-   * cleaner keeps {@code retainedCommits} commits.
-   */
-  static TableWatcher start(String path, long intervalMillis, int retainedCommits) {
-    TableWatcher watcher = new TableWatcher(path, intervalMillis, retainedCommits);
+  /** Starts reading the table at {@code path} (a file URI) every {@code intervalMillis}. */
+  static TableWatcher start(String path, long intervalMillis) {
+    TableWatcher watcher = new TableWatcher(path, intervalMillis);
     watcher.thread.start();
     return watcher;
   }
@@ -120,7 +115,6 @@ final class TableWatcher implements AutoCloseable {
         if (!Files.exists(table.resolve(".hoodie/hoodie.properties"))) {
           continue;
         }
-        String lastCompletionBefore = lastCompletion(completionTimes(table, "(delta)?commit"));
         try {
           read(table);
         } catch (UncheckedIOException | IllegalStateException e) {
@@ -151,31 +145,6 @@ final class TableWatcher implements AutoCloseable {
     synchronized (reads) {
       reads.add(new Read(names, files));
     }
-  }
-
-  /**
-   * Completion times of the completed instants whose action matches {@code actions} (e.g. {@code
-   * (delta)?commit}) on the active timeline.
-   */
-  private static List<String> completionTimes(Path table, String actions) throws IOException {
-    try (Stream<Path> files = Files.list(table.resolve(".hoodie/timeline"))) {
-      return files
-          .map(file -> file.getFileName().toString())
-          .filter(name -> name.matches("\\d{17}_\\d{17}\\." + actions))
-          .map(name -> name.substring(18, 35))
-          .toList();
-    }
-  }
-
-  private static String lastCompletion(List<String> completionTimes) {
-    return completionTimes.stream().max(String::compareTo).orElse("");
-  }
-
-  private static long completedAfter(Path table, String completion, String actions)
-      throws IOException {
-    return completionTimes(table, actions).stream()
-        .filter(time -> time.compareTo(completion) > 0)
-        .count();
   }
 
   private static boolean missingFile(Throwable e) {
