@@ -1,0 +1,307 @@
+package dev.mortar.writer.it;
+
+import dev.mortar.buffer.StrictPoolLedger;
+import dev.mortar.testing.HudiTableOracle;
+import dev.mortar.writer.it.Failures.Fired;
+import dev.mortar.writer.it.RunPlan.Interruption;
+import dev.mortar.writer.it.TableVerdict.Violation;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+
+/**
+ * Carries out one {@link RunPlan} in a folder of its own on the MiniCluster of this JVM (and, for a
+ * killed process, in a JVM of its own), then judges the table: Hudi's reader against the changelog
+ * ({@link TableVerdict}), nothing pending or uncommitted left, one file group per bucket, no base
+ * file but those of completed compactions, and every buffer page and native byte given back.
+ */
+final class CampaignRun {
+  private static final Duration RUN_LIMIT = Duration.ofMinutes(3);
+  private static final int STOP_ATTEMPTS = 5;
+
+  /** What a run did and found. */
+  record Outcome(
+      RunPlan plan,
+      List<Fired> fired,
+      @Nullable String restoredFrom,
+      TableVerdict verdict,
+      long millis) {
+    boolean interrupted() {
+      return restoredFrom != null;
+    }
+  }
+
+  private final RunPlan plan;
+  private final Path dir;
+  private final List<Fired> fired = new ArrayList<>();
+
+  private CampaignRun(RunPlan plan, Path dir) {
+    this.plan = plan;
+    this.dir = dir;
+  }
+
+  /** Runs {@code plan} (whose table lies under {@code dir}) and judges the table it leaves. */
+  static Outcome execute(RunPlan plan, Path dir) {
+    return new CampaignRun(plan, dir).execute();
+  }
+
+  private Outcome execute() {
+    long started = System.nanoTime();
+    long pagesBefore = StrictPoolLedger.pagesHeld();
+    long bytesBefore = StrictPoolLedger.offHeapBytes();
+    String restoredFrom = null;
+    String failure = null;
+    try {
+      restoredFrom = runJobs();
+    } catch (Exception | AssertionError e) {
+      failure = describe(e);
+    } finally {
+      fired.addAll(Failures.fired());
+      Failures.disarm();
+    }
+    TableVerdict verdict = failure == null ? judge() : TableVerdict.failedJob(failure);
+    checkLedger(verdict, pagesBefore, bytesBefore);
+    return new Outcome(
+        plan, fired, restoredFrom, verdict, (System.nanoTime() - started) / 1_000_000);
+  }
+
+  /** Runs the first job and, if interrupted, the restored one; returns what it restored from. */
+  @Nullable
+  private String runJobs() throws Exception {
+    SinkJob job = plan.job();
+    if (plan.interruption() == Interruption.NONE) {
+      Failures.arm(plan.faultsBefore());
+      if (plan.sql()) {
+        job.runSql(plan.changelog());
+      } else {
+        job.runDataStream(plan.changelog());
+      }
+      return null;
+    }
+    String savedState =
+        plan.interruption() == Interruption.KILLED_PROCESS ? killProcess() : interruptInJvm();
+    if (savedState == null) {
+      return null;
+    }
+    Failures.arm(plan.faultsAfter());
+    submit(plan.restored(), savedState)
+        .getJobExecutionResult()
+        .get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+    return savedState;
+  }
+
+  /**
+   * Runs the first job in this JVM with its failure points until it has committed enough, then
+   * stops it as the plan says; returns the savepoint or checkpoint to restore from, or null if the
+   * job finished first.
+   */
+  @Nullable
+  private String interruptInJvm() throws Exception {
+    Failures.arm(plan.faultsBefore());
+    JobClient first = submit(plan.job(), null);
+    if (!awaitCommits(first)) {
+      first.getJobExecutionResult().get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+      return null;
+    }
+    recordFired();
+    if (plan.interruption() == Interruption.SAVEPOINT) {
+      return stopWithSavepoint(first);
+    }
+    if (first.getJobStatus().get() == JobStatus.FINISHED) {
+      return null;
+    }
+    first.cancel().get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+    List<Path> retained = Restores.completedCheckpoints(checkpoints());
+    if (retained.isEmpty()) {
+      throw new IllegalStateException("no retained checkpoint after the cancel");
+    }
+    Path from =
+        plan.interruption() == Interruption.OLDER_CHECKPOINT
+            ? retained.get(0)
+            : retained.get(retained.size() - 1);
+    return from.toUri().toString();
+  }
+
+  /**
+   * Stops the job with a savepoint, as a user does: a stop that fails because a task failed (an
+   * injected failure that fired just before, the job restarting) is tried again; null if the job
+   * finished in the meantime.
+   */
+  @Nullable
+  private String stopWithSavepoint(JobClient job) throws Exception {
+    String target = dir.resolve("savepoints").toUri().toString();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return job.stopWithSavepoint(false, target, SavepointFormatType.CANONICAL)
+            .get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        JobStatus status = job.getJobStatus().get();
+        if (status == JobStatus.FINISHED) {
+          return null;
+        }
+        if (attempt == STOP_ATTEMPTS || status.isTerminalState()) {
+          throw e;
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  /** Runs the first job in a process of its own and kills it; returns its newest checkpoint. */
+  private String killProcess() throws Exception {
+    JobProcess process =
+        JobProcess.start(
+            new JobProcess.Spec(plan.job(), plan.changelog(), checkpoints().toString(), null),
+            dir,
+            "first");
+    long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
+    while (Restores.completedCommits(plan.job().path()) < plan.commitsBeforeInterruption()) {
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        process.kill();
+        throw new IllegalStateException(
+            "the job process did not commit "
+                + plan.commitsBeforeInterruption()
+                + " times before it ended or timed out:\n"
+                + process.output());
+      }
+      Thread.sleep(20);
+    }
+    process.kill();
+    List<Path> retained = Restores.completedCheckpoints(checkpoints());
+    if (retained.isEmpty()) {
+      throw new IllegalStateException("no retained checkpoint of the killed process");
+    }
+    return retained.get(retained.size() - 1).toUri().toString();
+  }
+
+  /**
+   * Keeps what the first job's points fired and disarms the rest (counted as not reached), so the
+   * interruption itself meets no injected failure; the restored job's are collected at the end.
+   */
+  private void recordFired() {
+    fired.addAll(Failures.fired());
+    Failures.disarm();
+  }
+
+  /**
+   * Waits until the table has the plan's commits while the job runs; false if the job ended first.
+   */
+  private boolean awaitCommits(JobClient job) throws Exception {
+    long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
+    while (Restores.completedCommits(plan.job().path()) < plan.commitsBeforeInterruption()) {
+      if (job.getJobStatus().get().isTerminalState()) {
+        return false;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the job made too few commits in " + RUN_LIMIT);
+      }
+      Thread.sleep(20);
+    }
+    return true;
+  }
+
+  private JobClient submit(SinkJob job, @Nullable String restoreFrom) throws Exception {
+    StreamExecutionEnvironment env =
+        job.environment(Restores.retainingCheckpointsIn(checkpoints()));
+    job.addDataStream(env, plan.changelog());
+    return Restores.submit(env, "mortar campaign seed " + plan.seed(), restoreFrom);
+  }
+
+  private Path checkpoints() {
+    return dir.resolve("checkpoints");
+  }
+
+  private TableVerdict judge() {
+    SinkJob job = plan.restored();
+    TableVerdict verdict = TableVerdict.of(job, plan.changelog());
+    verdict.check("nothing pending or uncommitted", job::verifyNothingUncommittedLeft);
+    verdict.check("one file group per bucket", job::verifyOneFileGroupPerBucket);
+    verdict.check(
+        "no pending compaction",
+        () -> {
+          if (!HudiClient.pendingCompactions(job.path()).isEmpty()) {
+            throw new IllegalStateException(
+                "pending compactions " + HudiClient.pendingCompactions(job.path()));
+          }
+        });
+    if (job.compactionDeltaCommits() > 0) {
+      verdict.check(
+          "only committed base files",
+          () -> BaseFiles.read(job.path()).verifyOnlyCommittedBaseFiles(job.path(), "campaign"));
+    }
+    if (job.cleanRetainCommits() > 0) {
+      verdict.check("cleans and archival settled", () -> checkCleansAndArchive(job.path()));
+    }
+    verdict.check(
+        "commits",
+        () -> {
+          if (HudiTableOracle.completedInstants(job.path()).isEmpty()) {
+            throw new IllegalStateException("no completed delta commit");
+          }
+        });
+    return verdict;
+  }
+
+  /**
+   * No clean is pending, Hudi loads the archived timeline and no archival is left half done (a job
+   * that cleans and archives has done both by its end).
+   */
+  private static void checkCleansAndArchive(String path) {
+    HoodieTableMetaClient metaClient = HudiClient.metaClient(path);
+    HoodieTimeline cleans = metaClient.getActiveTimeline().getCleanerTimeline();
+    if (!cleans.filterInflightsAndRequested().empty()) {
+      throw new IllegalStateException("pending cleans " + cleans.filterInflightsAndRequested());
+    }
+    if (cleans.filterCompletedInstants().empty()) {
+      throw new IllegalStateException("no completed clean");
+    }
+    if (metaClient.getArchivedTimeline().getInstants().isEmpty()) {
+      throw new IllegalStateException("nothing archived");
+    }
+    if (Files.exists(Path.of(URI.create(path)).resolve(".hoodie/.temp/archive.pending"))) {
+      throw new IllegalStateException("an archival left half done (.hoodie/.temp/archive.pending)");
+    }
+  }
+
+  /**
+   * Counts pages and native bytes still out once the tasks of the run are gone: a task reports
+   * itself finished or cancelled after closing its operators, so the ledger should be back.
+   */
+  private static void checkLedger(TableVerdict verdict, long pages, long bytes) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while ((StrictPoolLedger.pagesHeld() != pages || StrictPoolLedger.offHeapBytes() != bytes)
+        && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    long pagesOut = StrictPoolLedger.pagesHeld() - pages;
+    long bytesOut = StrictPoolLedger.offHeapBytes() - bytes;
+    if (pagesOut != 0 || bytesOut != 0) {
+      verdict.add(Violation.LEAK, pagesOut + " pages and " + bytesOut + " native bytes out");
+    }
+  }
+
+  private static String describe(Throwable error) {
+    StringBuilder text = new StringBuilder(error.toString());
+    for (Throwable cause = error.getCause(); cause != null; cause = cause.getCause()) {
+      text.append(" <- ").append(cause);
+    }
+    return text.toString();
+  }
+}

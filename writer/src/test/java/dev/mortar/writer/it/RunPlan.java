@@ -1,0 +1,168 @@
+package dev.mortar.writer.it;
+
+import dev.mortar.buffer.Deduplication;
+import dev.mortar.logformat.LogBlockFormat;
+import dev.mortar.writer.it.Failures.Plan;
+import dev.mortar.writer.it.Failures.Point;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * What one run of the failure {@link Campaign} does, drawn from its seed alone (the same seed draws
+ * the same run): the job's shape (parallelism, partitioning, ordering, block format,
+ * de-duplication, heap or off-heap pages, buffer sizes, table services), its changelog, the failure
+ * points armed before the interruption, the interruption itself, the shape of the job restored
+ * after it (another parallelism, other buffers) and the failure points armed in the restored job.
+ */
+record RunPlan(
+    long seed,
+    SinkJob job,
+    Changelog changelog,
+    boolean sql,
+    List<Plan> faultsBefore,
+    Interruption interruption,
+    int commitsBeforeInterruption,
+    SinkJob restored,
+    List<Plan> faultsAfter) {
+
+  /** How the first job ends before the table is finished by a restored one. */
+  enum Interruption {
+    /** The job runs to its end; only its injected failures (and Flink's restarts) interrupt it. */
+    NONE,
+    /** Stop with a savepoint, then a job of the restored shape starts from it. */
+    SAVEPOINT,
+    /** Cancel, then restore from the newest retained checkpoint. */
+    NEWEST_CHECKPOINT,
+    /** Cancel, then restore from the oldest retained checkpoint: its later rows come again. */
+    OLDER_CHECKPOINT,
+    /**
+     * The job runs in a process of its own ({@link JobProcess}) that is killed with SIGKILL; a job
+     * in this JVM restores from the newest retained checkpoint.
+     */
+    KILLED_PROCESS
+  }
+
+  private static final int CHANGES = 800;
+  private static final List<Point> COMPACTION_POINTS =
+      List.of(Point.BASE_FILE_CREATE, Point.BASE_FILE_BYTES, Point.COMPACTION_COMMIT_PUBLISH);
+  private static final List<Point> TABLE_SERVICE_POINTS =
+      List.of(Point.CLEAN_DELETE, Point.ARCHIVE_CREATE, Point.ARCHIVE_DELETE);
+
+  /** Draws the run of {@code seed} on the table at {@code path}. */
+  static RunPlan draw(long seed, String path, boolean killedProcesses) {
+    SplittableRandom random = new SplittableRandom(seed);
+    int services = random.nextInt(4);
+    boolean compacts = services >= 2;
+    boolean cleansAndArchives = services == 3;
+    SinkJob.Builder shape =
+        SinkJob.at(path)
+            .parallelism(1 + random.nextInt(3))
+            .partitioned(random.nextBoolean())
+            .ordering(random.nextBoolean())
+            .format(random.nextBoolean() ? LogBlockFormat.AVRO : LogBlockFormat.PARQUET)
+            .deduplication(random.nextBoolean() ? Deduplication.ON_READ : Deduplication.ON_APPEND)
+            .offHeap(random.nextBoolean())
+            .smallBuffers(random.nextInt(3) == 0)
+            .buckets(2 + random.nextInt(3))
+            .perCheckpoint(cleansAndArchives ? 40 : 60 + random.nextInt(90))
+            .compactEvery(compacts ? 2 : 0)
+            .restarts(true);
+    if (cleansAndArchives) {
+      shape.cleanRetainCommits(2).archiveBeyond(8);
+    }
+    SinkJob job = shape.build();
+    Changelog drawn = Changelog.random(seed, CHANGES, 100 + random.nextInt(300), 100, 30);
+    Changelog changelog = compacts ? drawn.withoutStaleChangesAfterDeletes() : drawn;
+
+    List<Point> points = new ArrayList<>(Point.WRITE_PATH);
+    if (compacts) {
+      points.addAll(COMPACTION_POINTS);
+    }
+    if (cleansAndArchives) {
+      points.addAll(TABLE_SERVICE_POINTS);
+    }
+    Interruption interruption = drawInterruption(random, killedProcesses);
+    List<Plan> faultsBefore =
+        interruption == Interruption.KILLED_PROCESS
+            ? List.of()
+            : drawFaults(points, random.nextInt(3), random);
+    SinkJob restored =
+        job.toBuilder()
+            .parallelism(1 + random.nextInt(3))
+            .smallBuffers(random.nextInt(3) == 0)
+            .offHeap(random.nextBoolean())
+            .build();
+    List<Plan> faultsAfter =
+        interruption == Interruption.NONE
+            ? List.of()
+            : drawFaults(points, random.nextInt(2), random);
+    return new RunPlan(
+        seed,
+        job,
+        changelog,
+        interruption == Interruption.NONE && random.nextInt(4) == 0,
+        faultsBefore,
+        interruption,
+        2 + random.nextInt(3),
+        restored,
+        faultsAfter);
+  }
+
+  /**
+   * Each interruption in this JVM twice as often as a killed process (whose JVM costs seconds to
+   * start).
+   */
+  private static Interruption drawInterruption(SplittableRandom random, boolean killedProcesses) {
+    int draw = random.nextInt(killedProcesses ? 9 : 8);
+    return draw == 8 ? Interruption.KILLED_PROCESS : Interruption.values()[draw / 2];
+  }
+
+  /** {@code count} failure points of different kinds from {@code points}, at random counts. */
+  private static List<Plan> drawFaults(List<Point> points, int count, SplittableRandom random) {
+    List<Point> left = new ArrayList<>(points);
+    List<Plan> plans = new ArrayList<>();
+    while (plans.size() < count) {
+      plans.add(Plan.random(left.remove(random.nextInt(left.size())), CHANGES, random));
+    }
+    return plans;
+  }
+
+  /** Whether the restored job runs with another write parallelism than the first. */
+  boolean rescales() {
+    return interruption != Interruption.NONE && restored.parallelism() != job.parallelism();
+  }
+
+  /** One line a person reads in the report. */
+  String describe() {
+    StringBuilder text =
+        new StringBuilder()
+            .append("P=")
+            .append(job.parallelism())
+            .append(job.partitioned() ? ", partitioned" : "")
+            .append(job.ordering() ? ", ordering" : "")
+            .append(", ")
+            .append(job.format())
+            .append(", ")
+            .append(job.deduplication())
+            .append(job.offHeap() ? ", off-heap" : "")
+            .append(job.smallBuffers() ? ", small buffers" : "")
+            .append(", ")
+            .append(job.buckets())
+            .append(" buckets")
+            .append(job.compactionDeltaCommits() > 0 ? ", compaction every 2" : "")
+            .append(job.cleanRetainCommits() > 0 ? ", clean + archive" : "")
+            .append(sql ? ", SQL" : "");
+    if (interruption != Interruption.NONE) {
+      text.append("; then ")
+          .append(interruption)
+          .append(" after ")
+          .append(commitsBeforeInterruption)
+          .append(" commits, restored at P=")
+          .append(restored.parallelism())
+          .append(restored.smallBuffers() ? ", small buffers" : "")
+          .append(restored.offHeap() ? ", off-heap" : "");
+    }
+    return text.toString();
+  }
+}
