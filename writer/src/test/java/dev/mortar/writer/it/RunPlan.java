@@ -92,6 +92,7 @@ record RunPlan(
             .parallelism(1 + random.nextInt(3))
             .smallBuffers(random.nextInt(3) == 0)
             .offHeap(random.nextBoolean())
+            .format(random.nextInt(4) == 0 ? otherFormat(job.format()) : job.format())
             .build();
     List<Plan> faultsAfter =
         interruption == Interruption.NONE
@@ -128,6 +129,10 @@ record RunPlan(
     return plans;
   }
 
+  private static LogBlockFormat otherFormat(LogBlockFormat format) {
+    return format == LogBlockFormat.AVRO ? LogBlockFormat.PARQUET : LogBlockFormat.AVRO;
+  }
+
   /** Whether the restored job runs with another write parallelism than the first. */
   boolean rescales() {
     return interruption != Interruption.NONE && restored.parallelism() != job.parallelism();
@@ -160,6 +165,7 @@ record RunPlan(
           .append(commitsBeforeInterruption)
           .append(" commits, restored at P=")
           .append(restored.parallelism())
+          .append(restored.format() != job.format() ? ", " + restored.format() : "")
           .append(restored.smallBuffers() ? ", small buffers" : "")
           .append(restored.offHeap() ? ", off-heap" : "");
     }
