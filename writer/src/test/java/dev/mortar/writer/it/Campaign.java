@@ -34,10 +34,16 @@ public final class Campaign {
 
   /**
    * Runs one run per seed in folders under {@code work} (each deleted once judged exact) on the
-   * MiniCluster set as this JVM's context; reports each run to {@code progress}.
+   * MiniCluster set as this JVM's context; reports each run to {@code progress} and rewrites the
+   * report in {@code reportDir} after each, so a campaign cut short still leaves one.
    */
   static CampaignReport run(
-      LongStream seeds, Path work, boolean killedProcesses, Consumer<String> progress)
+      LongStream seeds,
+      Path work,
+      boolean killedProcesses,
+      Path reportDir,
+      String command,
+      Consumer<String> progress)
       throws IOException {
     long[] all = seeds.toArray();
     CampaignReport report = new CampaignReport();
@@ -48,6 +54,7 @@ public final class Campaign {
       CampaignRun.Outcome outcome = CampaignRun.execute(plan, dir);
       report.add(outcome);
       progress.accept(CampaignReport.progressLine(i + 1, all.length, outcome));
+      report.write(reportDir, command);
       if (outcome.verdict().clean()) {
         deleteRecursively(dir);
       }
@@ -103,14 +110,12 @@ public final class Campaign {
     try {
       TestStreamEnvironment.setAsContext(cluster.getMiniCluster(), 1);
       Path work = Files.createTempDirectory("mortar-campaign");
-      report = run(seeds, work, killedProcesses, System.out::println);
+      report = run(seeds, work, killedProcesses, reportDir, command, System.out::println);
     } finally {
       TestStreamEnvironment.unsetAsContext();
       cluster.after();
     }
-    report.write(reportDir, command);
-    System.out.println(
-        report.markdown(command).lines().limit(20).reduce("", (a, b) -> a + b + "\n"));
+    System.out.print(report.totalsTable());
     System.out.println("[campaign] report: " + reportDir.resolve("campaign.md"));
     System.exit(report.failed().isEmpty() ? 0 : 1);
   }

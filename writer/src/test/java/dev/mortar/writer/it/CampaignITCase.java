@@ -31,8 +31,13 @@ class CampaignITCase {
   void everyRunEndsExactWithNothingLeaked() throws Exception {
     int runs = Integer.getInteger("mortar.campaign.runs", 20);
     CampaignReport report =
-        Campaign.run(Seeds.seeds(runs), dir, false, line -> LOG.info("{}", line));
-    report.write(Path.of("target/campaign"), "CampaignITCase, " + runs + " runs");
+        Campaign.run(
+            Seeds.seeds(runs),
+            dir,
+            false,
+            Path.of("target/campaign"),
+            "CampaignITCase, " + runs + " runs",
+            line -> LOG.info("{}", line));
     LOG.info("{}", report.markdown("CampaignITCase"));
     assertThat(report.failed())
         .as("runs with violations (seeds and examples in target/campaign/campaign.md)")

@@ -160,11 +160,7 @@ final class CampaignReport {
   /** The Markdown report: totals, violations with their seeds, then every run. */
   String markdown(String command) {
     StringBuilder md = new StringBuilder("# Failure campaign\n\n`").append(command).append("`\n\n");
-    md.append("| total | value |\n|---|---|\n");
-    totals()
-        .forEach(
-            (name, value) ->
-                md.append("| ").append(name).append(" | ").append(value).append(" |\n"));
+    md.append(totalsTable());
     md.append("\n## Violations\n\n");
     if (failed().isEmpty()) {
       md.append("None.\n");
@@ -202,6 +198,16 @@ final class CampaignReport {
           .append(" |\n");
     }
     return md.toString();
+  }
+
+  /** The totals as a Markdown table. */
+  String totalsTable() {
+    StringBuilder table = new StringBuilder("| total | value |\n|---|---|\n");
+    totals()
+        .forEach(
+            (name, value) ->
+                table.append("| ").append(name).append(" | ").append(value).append(" |\n"));
+    return table.toString();
   }
 
   /** One line per run for the progress log. */
