@@ -44,19 +44,22 @@ public final class Campaign {
       Path reportDir,
       String command,
       Consumer<String> progress)
-      throws IOException {
+      throws IOException, InterruptedException {
     long[] all = seeds.toArray();
     CampaignReport report = new CampaignReport();
-    for (int i = 0; i < all.length; i++) {
-      Path dir = work.resolve("run-" + all[i]);
-      Files.createDirectories(dir);
-      RunPlan plan = RunPlan.draw(all[i], dir.resolve("t").toUri().toString(), killedProcesses);
-      CampaignRun.Outcome outcome = CampaignRun.execute(plan, dir);
-      report.add(outcome);
-      progress.accept(CampaignReport.progressLine(i + 1, all.length, outcome));
-      report.write(reportDir, command);
-      if (outcome.verdict().clean()) {
-        deleteRecursively(dir);
+    try (LazyStandaloneCluster standalone =
+        new LazyStandaloneCluster(work.resolve("standalone"), SLOTS)) {
+      for (int i = 0; i < all.length; i++) {
+        Path dir = work.resolve("run-" + all[i]);
+        Files.createDirectories(dir);
+        RunPlan plan = RunPlan.draw(all[i], dir.resolve("t").toUri().toString(), killedProcesses);
+        CampaignRun.Outcome outcome = CampaignRun.execute(plan, dir, standalone);
+        report.add(outcome);
+        progress.accept(CampaignReport.progressLine(i + 1, all.length, outcome));
+        report.write(reportDir, command);
+        if (outcome.verdict().clean()) {
+          deleteRecursively(dir);
+        }
       }
     }
     return report;

@@ -45,16 +45,21 @@ final class CampaignRun {
 
   private final RunPlan plan;
   private final Path dir;
+  private final LazyStandaloneCluster standalone;
   private final List<Fired> fired = new ArrayList<>();
 
-  private CampaignRun(RunPlan plan, Path dir) {
+  private CampaignRun(RunPlan plan, Path dir, LazyStandaloneCluster standalone) {
     this.plan = plan;
     this.dir = dir;
+    this.standalone = standalone;
   }
 
-  /** Runs {@code plan} (whose table lies under {@code dir}) and judges the table it leaves. */
-  static Outcome execute(RunPlan plan, Path dir) {
-    return new CampaignRun(plan, dir).execute();
+  /**
+   * Runs {@code plan} (whose table lies under {@code dir}; a killed TaskManager's job on {@code
+   * standalone}) and judges the table it leaves.
+   */
+  static Outcome execute(RunPlan plan, Path dir, LazyStandaloneCluster standalone) {
+    return new CampaignRun(plan, dir, standalone).execute();
   }
 
   private Outcome execute() {
@@ -89,6 +94,9 @@ final class CampaignRun {
         job.runDataStream(plan.changelog());
       }
       return null;
+    }
+    if (plan.interruption() == Interruption.TASK_MANAGER_KILLED) {
+      return killTaskManager();
     }
     String savedState =
         plan.interruption() == Interruption.KILLED_PROCESS ? killProcess() : interruptInJvm();
@@ -184,6 +192,30 @@ final class CampaignRun {
       throw new IllegalStateException("no retained checkpoint of the killed process");
     }
     return retained.get(retained.size() - 1).toUri().toString();
+  }
+
+  /**
+   * Runs the job on the standalone cluster, kills its TaskManager with SIGKILL once the table has
+   * the plan's commits, starts a new one and waits for the job, which restores its own last
+   * checkpoint, to finish.
+   */
+  private String killTaskManager() throws Exception {
+    StandaloneFlinkCluster cluster = standalone.get();
+    SinkJob job = plan.job();
+    StreamExecutionEnvironment env =
+        job.configured(
+            StreamExecutionEnvironment.createRemoteEnvironment(
+                "127.0.0.1", cluster.restPort(), job.clientConfiguration()));
+    job.addDataStream(env, plan.changelog());
+    JobClient client = env.executeAsync("mortar campaign seed " + plan.seed());
+    if (!awaitCommits(client)) {
+      throw new IllegalStateException(
+          "the job ended before its TaskManager was killed: " + client.getJobStatus().get());
+    }
+    cluster.killTaskManager();
+    cluster.startTaskManager();
+    client.getJobExecutionResult().get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+    return "its own checkpoint, after its TaskManager was killed";
   }
 
   /**

@@ -40,7 +40,18 @@ record RunPlan(
      * The job runs in a process of its own ({@link JobProcess}) that is killed with SIGKILL; a job
      * in this JVM restores from the newest retained checkpoint.
      */
-    KILLED_PROCESS
+    KILLED_PROCESS,
+    /**
+     * The job runs on a standalone cluster (JobManager and TaskManager in JVMs of their own) whose
+     * TaskManager is killed with SIGKILL; a new one joins and the job restores its own last
+     * checkpoint.
+     */
+    TASK_MANAGER_KILLED;
+
+    /** Whether the first job runs outside this JVM, where no failure point can be armed. */
+    boolean inOtherProcesses() {
+      return this == KILLED_PROCESS || this == TASK_MANAGER_KILLED;
+    }
   }
 
   private static final int CHANGES = 800;
@@ -84,18 +95,18 @@ record RunPlan(
     }
     Interruption interruption = drawInterruption(random, killedProcesses);
     List<Plan> faultsBefore =
-        interruption == Interruption.KILLED_PROCESS
-            ? List.of()
-            : drawFaults(points, random.nextInt(3), random);
+        interruption.inOtherProcesses() ? List.of() : drawFaults(points, random.nextInt(3), random);
     SinkJob restored =
-        job.toBuilder()
-            .parallelism(1 + random.nextInt(3))
-            .smallBuffers(random.nextInt(3) == 0)
-            .offHeap(random.nextBoolean())
-            .format(random.nextInt(4) == 0 ? otherFormat(job.format()) : job.format())
-            .build();
+        interruption == Interruption.TASK_MANAGER_KILLED
+            ? job
+            : job.toBuilder()
+                .parallelism(1 + random.nextInt(3))
+                .smallBuffers(random.nextInt(3) == 0)
+                .offHeap(random.nextBoolean())
+                .format(random.nextInt(4) == 0 ? otherFormat(job.format()) : job.format())
+                .build();
     List<Plan> faultsAfter =
-        interruption == Interruption.NONE
+        interruption == Interruption.NONE || interruption == Interruption.TASK_MANAGER_KILLED
             ? List.of()
             : drawFaults(points, random.nextInt(2), random);
     return new RunPlan(
@@ -111,12 +122,16 @@ record RunPlan(
   }
 
   /**
-   * Each interruption in this JVM twice as often as a killed process (whose JVM costs seconds to
-   * start).
+   * Each interruption in this JVM twice as often as each kind of killed process (whose JVMs cost
+   * seconds to start); with {@code killedProcesses} false, none of those.
    */
   private static Interruption drawInterruption(SplittableRandom random, boolean killedProcesses) {
-    int draw = random.nextInt(killedProcesses ? 9 : 8);
-    return draw == 8 ? Interruption.KILLED_PROCESS : Interruption.values()[draw / 2];
+    int draw = random.nextInt(killedProcesses ? 10 : 8);
+    return switch (draw) {
+      case 8 -> Interruption.KILLED_PROCESS;
+      case 9 -> Interruption.TASK_MANAGER_KILLED;
+      default -> Interruption.values()[draw / 2];
+    };
   }
 
   /** {@code count} failure points of different kinds from {@code points}, at random counts. */
@@ -158,7 +173,11 @@ record RunPlan(
             .append(job.compactionDeltaCommits() > 0 ? ", compaction every 2" : "")
             .append(job.cleanRetainCommits() > 0 ? ", clean + archive" : "")
             .append(sql ? ", SQL" : "");
-    if (interruption != Interruption.NONE) {
+    if (interruption == Interruption.TASK_MANAGER_KILLED) {
+      text.append("; on a standalone cluster, TaskManager killed after ")
+          .append(commitsBeforeInterruption)
+          .append(" commits");
+    } else if (interruption != Interruption.NONE) {
       text.append("; then ")
           .append(interruption)
           .append(" after ")
