@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * into an instant of a failed attempt. Instants are started on one thread of its own, never on the
  * JobManager's main thread; only {@link #start} opens (and creates or checks) the table and takes
  * its writer lease ({@link LeaseKeeper}) on the caller's thread, so a table that does not match the
- * sink, or that another job writes, fails the job as it starts. Its checkpoint state is the
- * writer's identity, which lets a job restored from it take the lease at once.
+ * sink, or that another job writes, fails the job as it starts (no instant is handed out then). Its
+ * checkpoint state is the writer's identity, which lets a job restored from it take the lease at
+ * once.
  *
  * <p>The thread exists from construction on, because Flink may call {@link #resetToCheckpoint}
  * before {@link #start}: when a job starts from a checkpoint or savepoint it resets the coordinator
@@ -94,6 +95,7 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
     InstantRequest instantRequest = (InstantRequest) request;
     return CompletableFuture.supplyAsync(
         () -> {
+          lease.checkHeld();
           int oldest = oldestAllowedAttempt.getOrDefault(instantRequest.subtask(), 0);
           if (instantRequest.attempt() < oldest) {
             throw new IllegalStateException(

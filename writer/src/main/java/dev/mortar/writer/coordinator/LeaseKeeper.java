@@ -41,6 +41,7 @@ final class LeaseKeeper implements AutoCloseable {
   @Nullable private WriterLease lease;
   @Nullable private LeaseHolder holder;
   private long generation;
+  @Nullable private volatile WriterLeaseException refusal;
 
   /**
    * @param job the Flink job id
@@ -67,14 +68,19 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   /**
-   * Takes the lease of the table at {@code basePath} and starts the heartbeats.
-   *
-   * @throws WriterLeaseException if another writer holds it
+   * Takes the lease of the table at {@code basePath} and starts the heartbeats; if another writer
+   * holds it, fails the job.
    */
   synchronized void acquire(FileSystem fs, Path basePath, Duration timeout) throws IOException {
-    lease = WriterLease.of(fs, basePath, timeout);
+    WriterLease table = WriterLease.of(fs, basePath, timeout);
     holder = new LeaseHolder(writer, job, host(), System.currentTimeMillis());
-    generation = lease.acquire(holder);
+    try {
+      generation = table.acquire(holder);
+    } catch (WriterLeaseException held) {
+      lost(held);
+      return;
+    }
+    lease = table;
     LOG.info("Took the writer lease of {} as {} (generation {})", basePath, holder, generation);
     long period = Math.max(1, timeout.toMillis() / 4);
     heartbeats.scheduleWithFixedDelay(this::renew, period, period, TimeUnit.MILLISECONDS);
@@ -86,12 +92,31 @@ final class LeaseKeeper implements AutoCloseable {
     }
     try {
       generation = lease.renew(generation, holder);
-    } catch (WriterLeaseException lost) {
+    } catch (WriterLeaseException taken) {
       lease = null;
       heartbeats.shutdown();
-      failJob.accept(new SuppressRestartsException(lost));
+      lost(taken);
     } catch (IOException e) {
       LOG.warn("Could not renew the writer lease (generation {}); trying again", generation, e);
+    }
+  }
+
+  /**
+   * Fails the job without restarts; instants are refused from now on. (Throwing from the
+   * coordinator's start instead would be a fatal error of the JobManager, ending every job on it.)
+   */
+  private void lost(WriterLeaseException reason) {
+    refusal = reason;
+    failJob.accept(new SuppressRestartsException(reason));
+  }
+
+  /**
+   * @throws WriterLeaseException if this writer did not get the lease or lost it
+   */
+  void checkHeld() {
+    WriterLeaseException reason = refusal;
+    if (reason != null) {
+      throw reason;
     }
   }
 
