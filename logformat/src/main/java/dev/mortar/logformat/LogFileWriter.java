@@ -183,7 +183,11 @@ public final class LogFileWriter implements Closeable {
   private void writeBlock(int blockType, BlockBuffer content, long writes, long deletes)
       throws IOException {
     openIfNeeded();
-    fileBytes += LogBlockLayout.writeBlock(out, frame, blockType, header, content);
+    try {
+      fileBytes += LogBlockLayout.writeBlock(out, frame, blockType, header, content);
+    } catch (IOException e) {
+      throw failedWriting(e);
+    }
     fileWrites += writes;
     fileDeletes += deletes;
     fileBlocks++;
@@ -222,7 +226,11 @@ public final class LogFileWriter implements Closeable {
     if (out == null) {
       return;
     }
-    out.syncAndClose();
+    try {
+      out.syncAndClose();
+    } catch (IOException e) {
+      throw failedWriting(e);
+    }
     out = null;
     stats.add(
         new LogFileStat(
@@ -234,6 +242,15 @@ public final class LogFileWriter implements Closeable {
             fileWrites,
             fileDeletes,
             fileBlocks));
+  }
+
+  /**
+   * {@code cause} of a write to the current file, with the file's path (a full disk names none).
+   */
+  private IOException failedWriting(IOException cause) {
+    return new IOException(
+        "cannot write log file " + new Path(partitionDir, fileName) + ": " + cause.getMessage(),
+        cause);
   }
 
   private void checkOpen() {

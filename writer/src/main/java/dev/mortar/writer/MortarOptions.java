@@ -129,6 +129,10 @@ public final class MortarOptions {
   public static final ConfigOption<Duration> WRITE_STALL_MAX_WAIT =
       WriterOptions.WRITE_STALL_MAX_WAIT;
 
+  /** How long a dead writer's lease blocks the table (the writer module's option). */
+  public static final ConfigOption<Duration> WRITER_LEASE_TIMEOUT =
+      WriterOptions.WRITER_LEASE_TIMEOUT;
+
   /** Every option, in the order the README lists them. */
   public static List<ConfigOption<?>> all() {
     return List.of(
@@ -163,6 +167,7 @@ public final class MortarOptions {
         CLEAN_RETAIN_COMMITS,
         ARCHIVE_ENABLED,
         ARCHIVE_MIN_COMMITS,
-        ARCHIVE_MAX_COMMITS);
+        ARCHIVE_MAX_COMMITS,
+        WRITER_LEASE_TIMEOUT);
   }
 }

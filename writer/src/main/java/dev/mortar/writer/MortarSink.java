@@ -340,6 +340,11 @@ public final class MortarSink {
       return this;
     }
 
+    public Builder writerLeaseTimeout(Duration timeout) {
+      options.set(MortarOptions.WRITER_LEASE_TIMEOUT, timeout);
+      return this;
+    }
+
     /** Prefix of the operators' uids, for jobs with more than one Mortar sink. */
     public Builder uidPrefix(String prefix) {
       uidPrefix = prefix;

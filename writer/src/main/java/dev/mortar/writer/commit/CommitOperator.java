@@ -6,6 +6,7 @@ import dev.mortar.writer.commit.PendingCommits.Pending;
 import dev.mortar.writer.compaction.CompactionDispatcher;
 import dev.mortar.writer.compaction.CompactionScheduler;
 import dev.mortar.writer.compaction.CompactionTask;
+import dev.mortar.writer.coordinator.WriterFence;
 import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.TableFileSystems;
@@ -51,6 +52,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Then it hands over to the {@link ArchivalService} (unless {@code archive.enabled} is off),
  * which moves old instants into the archived timeline on a thread of its own.
+ *
+ * <p>Every commit file is published only while this job holds the table's writer lease ({@link
+ * WriterFence}); archival starts only after such a commit.
  */
 public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
     implements OneInputStreamOperator<WriteResult, CompactionTask>, BoundedOneInput {
@@ -83,6 +87,8 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
         HudiTable.createOrValidate(
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
+    WriterFence.install(
+        timeline, fs, settings, getRuntimeContext().getJobInfo().getJobId().toString());
     schemaJson = table.avroSchemaJson();
     if (settings.compactionExecution()) {
       dispatcher =

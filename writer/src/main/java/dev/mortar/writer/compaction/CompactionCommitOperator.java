@@ -1,5 +1,6 @@
 package dev.mortar.writer.compaction;
 
+import dev.mortar.writer.coordinator.WriterFence;
 import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.CompactionWriteStat;
 import dev.mortar.writer.table.HudiTable;
@@ -56,6 +57,8 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
         HudiTable.createOrValidate(
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
+    WriterFence.install(
+        timeline, fs, settings, getRuntimeContext().getJobInfo().getJobId().toString());
     schemaJson = table.avroSchemaJson();
     results = new LinkedHashMap<>();
     firstResultNanos = new HashMap<>();

@@ -36,9 +36,11 @@ import org.slf4j.LoggerFactory;
  * stay empty if nobody asks; the committer aborts empty pending instants). After a failover ({@link
  * #resetToCheckpoint}, {@link #subtaskReset}) the map is forgotten, so a restarted job never writes
  * into an instant of a failed attempt. Instants are started on one thread of its own, never on the
- * JobManager's main thread; only {@link #start} opens (and creates or checks) the table on the
- * caller's thread, so a table that does not match the sink fails the job as it starts. The
- * coordinator keeps no checkpoint state.
+ * JobManager's main thread; only {@link #start} opens (and creates or checks) the table and takes
+ * its writer lease ({@link LeaseKeeper}) on the caller's thread, so a table that does not match the
+ * sink, or that another job writes, fails the job as it starts (no instant is handed out then). Its
+ * checkpoint state is the writer's identity, which lets a job restored from it take the lease at
+ * once.
  *
  * <p>The thread exists from construction on, because Flink may call {@link #resetToCheckpoint}
  * before {@link #start}: when a job starts from a checkpoint or savepoint it resets the coordinator
@@ -57,15 +59,17 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
 
   private final Map<Integer, Integer> oldestAllowedAttempt = new HashMap<>();
   private final ExecutorService executor;
+  private final LeaseKeeper lease;
   private FileSystem fs;
   private Timeline timeline;
   private long lastCompletedCheckpoint;
   private long highestStarted = -1;
   private boolean stalled;
 
-  InstantCoordinator(String operatorName, SinkSettings settings) {
+  InstantCoordinator(String operatorName, SinkSettings settings, LeaseKeeper lease) {
     this.operatorName = operatorName;
     this.settings = settings;
+    this.lease = lease;
     this.executor =
         Executors.newSingleThreadExecutor(
             new ExecutorThreadFactory("mortar-instants-" + operatorName));
@@ -79,6 +83,7 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
     BucketCount.recordOrCheck(fs, table.basePath(), settings.buckets());
+    lease.acquire(fs, table.basePath(), settings.writerLeaseTimeout());
   }
 
   @Override
@@ -90,6 +95,7 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
     InstantRequest instantRequest = (InstantRequest) request;
     return CompletableFuture.supplyAsync(
         () -> {
+          lease.checkHeld();
           int oldest = oldestAllowedAttempt.getOrDefault(instantRequest.subtask(), 0);
           if (instantRequest.attempt() < oldest) {
             throw new IllegalStateException(
@@ -171,6 +177,7 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
 
   @Override
   public void resetToCheckpoint(long checkpointId, @Nullable byte[] checkpointData) {
+    lease.restoreWriter(checkpointData);
     executor.execute(
         () -> {
           runningAttempt.forEach(
@@ -200,7 +207,7 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
 
   @Override
   public void checkpointCoordinator(long checkpointId, CompletableFuture<byte[]> result) {
-    result.complete(new byte[0]);
+    result.complete(lease.writerState());
   }
 
   @Override
@@ -220,8 +227,12 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
   public void close() throws Exception {
     executor.shutdownNow();
     executor.awaitTermination(10, TimeUnit.SECONDS);
-    if (fs != null) {
-      fs.close();
+    try {
+      lease.close();
+    } finally {
+      if (fs != null) {
+        fs.close();
+      }
     }
   }
 }

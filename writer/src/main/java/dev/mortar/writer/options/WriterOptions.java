@@ -210,4 +210,17 @@ public final class WriterOptions {
               "Longest time a write task holds its input in one checkpoint interval; checkpoint"
                   + " barriers wait behind the held input, so keep it well below the checkpoint"
                   + " timeout.");
+
+  public static final ConfigOption<Duration> WRITER_LEASE_TIMEOUT =
+      ConfigOptions.key("writer.lease.timeout")
+          .durationType()
+          .defaultValue(Duration.ofMinutes(1))
+          .withDescription(
+              "One job at a time writes a table: at start the job takes the table's writer lease"
+                  + " (.hoodie/.aux/mortar-writer-lease/), renews it every quarter of this time and"
+                  + " gives it up when it finishes or is cancelled; a second job fails at start,"
+                  + " naming the holder. A lease whose holder died expires this long after its"
+                  + " last heartbeat (a job restored from the holder's checkpoint or savepoint"
+                  + " takes it at once; 'bin/lease --path <path> --release' frees it now). A"
+                  + " holder that cannot renew for this long fails before its next commit.");
 }

@@ -138,6 +138,13 @@ public final class SinkSettings implements Serializable {
               + "' must be at least 1 ms, got "
               + interval);
     }
+    if (writerLeaseTimeout().toMillis() < 100) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.WRITER_LEASE_TIMEOUT.key()
+              + "' must be at least 100 ms, got "
+              + writerLeaseTimeout());
+    }
     if (compactionDeltaCommits <= 0) {
       throw new IllegalArgumentException(
           "option '"
@@ -323,6 +330,11 @@ public final class SinkSettings implements Serializable {
   /** Completed commits beyond which an archival runs ({@code archive.max-commits}). */
   public int archiveMaxCommits() {
     return options.get(WriterOptions.ARCHIVE_MAX_COMMITS);
+  }
+
+  /** How long after its last heartbeat a writer's lease expires ({@code writer.lease.timeout}). */
+  public Duration writerLeaseTimeout() {
+    return options.get(WriterOptions.WRITER_LEASE_TIMEOUT);
   }
 
   /** Parallelism of the compaction stage, or null for the write parallelism. */

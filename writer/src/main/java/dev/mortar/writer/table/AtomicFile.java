@@ -1,13 +1,18 @@
 package dev.mortar.writer.table;
 
+import java.io.File;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.util.UUID;
+import javax.annotation.Nullable;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 
 /**
  * Publishes a file all at once: the content goes to a uniquely named file in a temp directory,
@@ -44,10 +49,46 @@ final class AtomicFile {
   /**
    * Writes {@code target} through a temp file in {@code tempDir}.
    *
-   * @return false if the rename did not happen because {@code target} already exists (the temp file
-   *     is removed); true once {@code target} holds the content
+   * @return false if the rename did not happen because {@code target} already exists (HDFS, S3A;
+   *     the temp file is removed); true once {@code target} holds the content
    */
   static boolean publish(FileSystem fs, Path tempDir, Path target, Content content)
+      throws IOException {
+    Path temp = writeTemp(fs, tempDir, target, content);
+    if (renamed(fs, temp, target)) {
+      return true;
+    }
+    return gaveWay(fs, temp, target);
+  }
+
+  /**
+   * Writes {@code target} through a temp file in {@code tempDir}, only if no file of that name
+   * exists: of two processes that create the same target at once, exactly one succeeds. On the
+   * local disk, where a rename replaces an existing target, the temp file is hard-linked to the
+   * target (link(2) fails if it exists); on HDFS the rename is the namenode's atomic check; on S3A
+   * the rename checks for the target before it copies, so two creates within that moment may both
+   * succeed, the later copy winning (rfc/0004, "The writer lease").
+   *
+   * @return false if {@code target} already exists (the temp file is removed)
+   */
+  static boolean createNew(FileSystem fs, Path tempDir, Path target, Content content)
+      throws IOException {
+    Path temp = writeTemp(fs, tempDir, target, content);
+    File localTemp = localFile(fs, temp);
+    if (localTemp == null) {
+      return renamed(fs, temp, target) || gaveWay(fs, temp, target);
+    }
+    try {
+      Files.createLink(localFile(fs, target).toPath(), localTemp.toPath());
+      return true;
+    } catch (java.nio.file.FileAlreadyExistsException exists) {
+      return false;
+    } finally {
+      fs.delete(temp, false);
+    }
+  }
+
+  private static Path writeTemp(FileSystem fs, Path tempDir, Path target, Content content)
       throws IOException {
     Path temp = new Path(tempDir, target.getName() + "." + UUID.randomUUID() + ".tmp");
     try (FSDataOutputStream out = fs.create(temp, false)) {
@@ -55,9 +96,11 @@ final class AtomicFile {
       out.hsync();
     }
     fs.mkdirs(target.getParent());
-    if (renamed(fs, temp, target)) {
-      return true;
-    }
+    return temp;
+  }
+
+  /** After a rename that did not happen: false if the target exists, else the rename failed. */
+  private static boolean gaveWay(FileSystem fs, Path temp, Path target) throws IOException {
     fs.delete(temp, false);
     if (fs.exists(target)) {
       return false;
@@ -65,9 +108,21 @@ final class AtomicFile {
     throw new IOException("could not rename " + temp + " to " + target);
   }
 
+  @Nullable
+  private static File localFile(FileSystem fs, Path path) {
+    if (fs instanceof LocalFileSystem local) {
+      return local.pathToFile(path);
+    }
+    if (fs instanceof RawLocalFileSystem raw) {
+      return raw.pathToFile(path);
+    }
+    return null;
+  }
+
   /**
-   * Renames {@code temp} to {@code target}; false if it did not happen. HDFS and the local file
-   * system return false when {@code target} exists, S3A throws {@link FileAlreadyExistsException}.
+   * Renames {@code temp} to {@code target}; false if it did not happen. HDFS returns false when
+   * {@code target} exists, S3A throws {@link FileAlreadyExistsException}; Hadoop's local file
+   * system replaces it (so only {@link #createNew} is exclusive there).
    */
   private static boolean renamed(FileSystem fs, Path temp, Path target) throws IOException {
     try {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import javax.annotation.Nullable;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -54,12 +55,40 @@ public final class Timeline {
   private final Path tempDir;
   private final InstantClock clock;
 
+  /** A check before each publish; it throws to stop a writer that must not publish any more. */
+  @FunctionalInterface
+  public interface Fence {
+    /**
+     * @param publishing the file about to be published
+     */
+    void check(String publishing);
+  }
+
+  @Nullable private volatile Fence fence;
+
   Timeline(FileSystem fs, Path basePath, Path timelineDir, Path tempDir, Clock wallClock) {
     this.fs = fs;
     this.basePath = basePath;
     this.timelineDir = timelineDir;
     this.tempDir = tempDir;
     this.clock = new InstantClock(wallClock);
+  }
+
+  /**
+   * Checks {@code fence} before publishing any instant or plan file from now on (the writer lease,
+   * rfc/0004).
+   */
+  public void fenceWith(Fence fence) {
+    this.fence = fence;
+  }
+
+  /** Publishes {@code target} with one rename, once the fence (if any) lets it. */
+  private boolean publish(Path target, AtomicFile.Content content) throws IOException {
+    Fence current = fence;
+    if (current != null) {
+      current.check(target.getName());
+    }
+    return AtomicFile.publish(fs, tempDir, target, content);
   }
 
   /** Starts a new deltacommit: a fresh instant time with its requested and inflight files. */
@@ -90,7 +119,7 @@ public final class Timeline {
   public void requestCompaction(String instant, byte[] plan) {
     Path target = new Path(timelineDir, instant + COMPACTION_REQUESTED);
     try {
-      if (!AtomicFile.publish(fs, tempDir, target, out -> out.write(plan))) {
+      if (!publish(target, out -> out.write(plan))) {
         throw new IllegalStateException("compaction plan " + target + " exists already");
       }
     } catch (IOException e) {
@@ -111,7 +140,7 @@ public final class Timeline {
   public void requestClean(String instant, byte[] plan) {
     Path target = new Path(timelineDir, instant + CLEAN_REQUESTED);
     try {
-      if (!AtomicFile.publish(fs, tempDir, target, out -> out.write(plan))) {
+      if (!publish(target, out -> out.write(plan))) {
         throw new IllegalStateException("cleaner plan " + target + " exists already");
       }
     } catch (IOException e) {
@@ -147,7 +176,7 @@ public final class Timeline {
     String completion = clock.next(instants.latestTime());
     Path target = new Path(timelineDir, instant + "_" + completion + CLEAN);
     try {
-      AtomicFile.publish(fs, tempDir, target, out -> out.write(metadata));
+      publish(target, out -> out.write(metadata));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot complete clean " + instant + " at " + target, e);
     }
@@ -182,11 +211,7 @@ public final class Timeline {
     String completion = clock.next(instants.latestTime());
     Path target = new Path(timelineDir, instant + "_" + completion + COMMIT);
     try {
-      AtomicFile.publish(
-          fs,
-          tempDir,
-          target,
-          out -> CommitMetadataFile.writeCompaction(out, stats, writerSchemaJson));
+      publish(target, out -> CommitMetadataFile.writeCompaction(out, stats, writerSchemaJson));
       fs.delete(markerDir(instant), true);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot complete compaction " + instant + " at " + target, e);
@@ -251,11 +276,7 @@ public final class Timeline {
     String completion = clock.next(instants.latestTime());
     Path target = new Path(timelineDir, instant + "_" + completion + ACTION);
     try {
-      AtomicFile.publish(
-          fs,
-          tempDir,
-          target,
-          out -> CommitMetadataFile.write(out, instant, stats, writerSchemaJson));
+      publish(target, out -> CommitMetadataFile.write(out, instant, stats, writerSchemaJson));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot complete instant " + instant + " at " + target, e);
     }

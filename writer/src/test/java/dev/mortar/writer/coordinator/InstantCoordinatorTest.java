@@ -41,7 +41,7 @@ class InstantCoordinatorTest {
     options.set(MortarOptions.PATH, path);
     SinkSettings settings =
         SinkSettings.of(options, Changelog.ROW_TYPE, List.of("id"), List.of(), "t");
-    return new InstantCoordinator("write", settings);
+    return new InstantCoordinator("write", settings, new LeaseKeeper("test-job", "write", e -> {}));
   }
 
   @AfterEach

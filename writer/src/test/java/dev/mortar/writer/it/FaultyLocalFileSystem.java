@@ -3,6 +3,8 @@ package dev.mortar.writer.it;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.file.AccessDeniedException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -16,13 +18,36 @@ import org.apache.hadoop.util.Progressable;
  * commit files, the cleaner's deletes, the archiver's files and deletes (told apart by the names of
  * the service threads, {@code mortar-cleaner} and {@code mortar-archiver}); and a delay before each
  * base file is created ({@link #slowBaseFiles}), which makes compaction slow, or each log file
- * ({@link #slowLogFiles}), which makes flushes slow. Installed for every test of this module as
- * {@code fs.file.impl} (test resource core-site.xml); unarmed and without delay it is the plain
+ * ({@link #slowLogFiles}), which makes flushes slow. And two faults of a disk under a folder: full
+ * after so many bytes ({@link #fullAfter}: every write past them throws "No space left on device",
+ * as the kernel's ENOSPC does) and read-only ({@link #readOnly}: creating a file throws {@link
+ * AccessDeniedException}), until {@link #clearDiskFaults}. Installed for every test of this module
+ * as {@code fs.file.impl} (test resource core-site.xml); unarmed and without delay it is the plain
  * local file system.
  */
 public final class FaultyLocalFileSystem extends LocalFileSystem {
   private static volatile long baseFileDelayMillis;
   private static volatile long logFileDelayMillis;
+  private static volatile String faultyFolder;
+  private static volatile boolean faultyFolderReadOnly;
+  private static final AtomicLong BYTES_LEFT = new AtomicLong();
+
+  /** The disk under {@code folder} (a URI) takes {@code bytes} more bytes, then is full. */
+  static void fullAfter(String folder, long bytes) {
+    BYTES_LEFT.set(bytes);
+    faultyFolderReadOnly = false;
+    faultyFolder = new Path(folder).toUri().getPath();
+  }
+
+  /** No file can be created under {@code folder} (a URI). */
+  static void readOnly(String folder) {
+    faultyFolderReadOnly = true;
+    faultyFolder = new Path(folder).toUri().getPath();
+  }
+
+  static void clearDiskFaults() {
+    faultyFolder = null;
+  }
 
   /** Every base file created from now on waits {@code millis} first (0: none). */
   static void slowBaseFiles(long millis) {
@@ -44,6 +69,11 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
       long blockSize,
       Progressable progress)
       throws IOException {
+    String folder = faultyFolder;
+    boolean faulty = folder != null && path.toUri().getPath().startsWith(folder);
+    if (faulty && faultyFolderReadOnly) {
+      throw new AccessDeniedException(path.toUri().getPath(), null, "Permission denied");
+    }
     String name = path.getName();
     Failures.Point bytes;
     if (name.contains(".log.")) {
@@ -62,7 +92,57 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
     }
     FSDataOutputStream out =
         super.create(path, permission, overwrite, bufferSize, replication, blockSize, progress);
+    if (faulty) {
+      out = new FSDataOutputStream(new FullDiskStream(out), null);
+    }
     return bytes == null ? out : new FSDataOutputStream(new CountingStream(out, bytes, name), null);
+  }
+
+  /** Throws "No space left on device" once the faulty folder's bytes are used up. */
+  private static final class FullDiskStream extends OutputStream implements Syncable {
+    private final FSDataOutputStream out;
+
+    FullDiskStream(FSDataOutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      take(1);
+      out.write(b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      take(len);
+      out.write(b, off, len);
+    }
+
+    private static void take(long bytes) throws IOException {
+      if (faultyFolder != null && !faultyFolderReadOnly && BYTES_LEFT.addAndGet(-bytes) < 0) {
+        throw new IOException("No space left on device");
+      }
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.flush();
+    }
+
+    @Override
+    public void hflush() throws IOException {
+      out.hflush();
+    }
+
+    @Override
+    public void hsync() throws IOException {
+      out.hsync();
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+    }
   }
 
   private static void delay(long millis, String file) throws IOException {

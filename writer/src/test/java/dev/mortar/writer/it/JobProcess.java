@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -75,8 +77,12 @@ final class JobProcess {
     try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(Path.of(args[0])))) {
       spec = (Spec) in.readObject();
     }
-    StreamExecutionEnvironment env =
-        spec.job().environment(Restores.retainingCheckpointsIn(Path.of(spec.checkpoints())));
+    Configuration conf = Restores.retainingCheckpointsIn(Path.of(spec.checkpoints()));
+    if (spec.restoreFrom() != null) {
+      // A local environment takes the restore from its configuration, not from the stream graph.
+      conf.set(StateRecoveryOptions.SAVEPOINT_PATH, spec.restoreFrom());
+    }
+    StreamExecutionEnvironment env = spec.job().environment(conf);
     spec.job().addDataStream(env, spec.changelog());
     try {
       Restores.submit(env, "mortar job process", spec.restoreFrom()).getJobExecutionResult().get();
