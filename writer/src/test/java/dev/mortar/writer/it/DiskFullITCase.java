@@ -81,7 +81,8 @@ class DiskFullITCase {
     Throwable cause = ExceptionUtils.findThrowableWithMessage(failure, expectedCause).orElseThrow();
     assertThat(ExceptionUtils.stringifyException(failure))
         .as("the failure names the file")
-        .containsPattern(table.toUri().getPath() + "[^ ]*\\.log\\.");
+        .containsPattern(
+            table + "/[^ ]*(\\.log\\.|\\.deltacommit|\\.inflight|\\.requested|\\.parquet)");
     LOG.info("seed {}: the job failed: {}", seed, cause.toString());
 
     List<String> committed = HudiTableOracle.completedInstants(job.path());
