@@ -6,7 +6,7 @@ import javax.annotation.Nullable;
 
 /**
  * Which instants of the active timeline go into the archive, by the rules of Hudi 1.1's archiver
- * (rfc/0006, "Archived (LSM) timeline"), kept to what a Mortar table holds:
+ * (rfc/0007, "Archived (LSM) timeline"), kept to what a Mortar table holds:
  *
  * <ul>
  *   <li>nothing while the active timeline has at most {@code maxCommits} completed commits (delta

@@ -28,7 +28,7 @@ import org.apache.hadoop.fs.Path;
  * earlier attempt planned.
  *
  * <p>An instant older than every delta commit and compaction of the listing has been archived
- * (rfc/0006, "Archived (LSM) timeline"): as for Hudi's readers, it is completed, and before
+ * (rfc/0007, "Archived (LSM) timeline"): as for Hudi's readers, it is completed, and before
  * anything the listing holds. Mortar's archiver moves only instants that completed before every
  * instant it keeps was requested, so such a delta commit's requested time stands for its completion
  * time in every comparison with a kept instant.

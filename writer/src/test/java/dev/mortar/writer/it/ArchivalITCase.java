@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Archival of the active timeline, judged by Hudi 1.1.1. {@link #hudiArchiverLayout} runs Hudi's
- * own archiver on a Mortar table and logs what it writes (the facts of rfc/0006, "Archived (LSM)
+ * own archiver on a Mortar table and logs what it writes (the facts of rfc/0007, "Archived (LSM)
  * timeline"). {@link #mortarArchivesWhatHudiReads} runs a long compacting job that archives beyond
  * {@value #MAX_COMMITS} commits: the active timeline stays bounded while it runs (polled), Hudi's
  * archived timeline lists the archived instants with their completion times and commit metadata,
