@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.file.AccessDeniedException;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.Nullable;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -92,57 +93,9 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
     }
     FSDataOutputStream out =
         super.create(path, permission, overwrite, bufferSize, replication, blockSize, progress);
-    if (faulty) {
-      out = new FSDataOutputStream(new FullDiskStream(out), null);
-    }
-    return bytes == null ? out : new FSDataOutputStream(new CountingStream(out, bytes, name), null);
-  }
-
-  /** Throws "No space left on device" once the faulty folder's bytes are used up. */
-  private static final class FullDiskStream extends OutputStream implements Syncable {
-    private final FSDataOutputStream out;
-
-    FullDiskStream(FSDataOutputStream out) {
-      this.out = out;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      take(1);
-      out.write(b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      take(len);
-      out.write(b, off, len);
-    }
-
-    private static void take(long bytes) throws IOException {
-      if (faultyFolder != null && !faultyFolderReadOnly && BYTES_LEFT.addAndGet(-bytes) < 0) {
-        throw new IOException("No space left on device");
-      }
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
-    }
-
-    @Override
-    public void hflush() throws IOException {
-      out.hflush();
-    }
-
-    @Override
-    public void hsync() throws IOException {
-      out.hsync();
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.close();
-    }
+    return bytes == null && !faulty
+        ? out
+        : new FSDataOutputStream(new FaultyStream(out, bytes, name, faulty), null);
   }
 
   private static void delay(long millis, String file) throws IOException {
@@ -179,27 +132,41 @@ public final class FaultyLocalFileSystem extends LocalFileSystem {
     return super.rename(source, target);
   }
 
-  /** Counts the bytes written to one file against a bytes point of {@link Failures}. */
-  private static final class CountingStream extends OutputStream implements Syncable {
+  /**
+   * The stream of one file: counts its bytes against a bytes point of {@link Failures} (when it has
+   * one) and, on the faulty disk, throws "No space left on device" once the disk's bytes are used
+   * up.
+   */
+  private static final class FaultyStream extends OutputStream implements Syncable {
     private final FSDataOutputStream out;
-    private final Failures.Point point;
+    @Nullable private final Failures.Point point;
     private final String name;
+    private final boolean onFaultyDisk;
 
-    CountingStream(FSDataOutputStream out, Failures.Point point, String name) {
+    FaultyStream(
+        FSDataOutputStream out, @Nullable Failures.Point point, String name, boolean onFaultyDisk) {
       this.out = out;
       this.point = point;
       this.name = name;
+      this.onFaultyDisk = onFaultyDisk;
     }
 
     @Override
     public void write(int b) throws IOException {
-      Failures.count(point, 1, name);
-      out.write(b);
+      write(new byte[] {(byte) b}, 0, 1);
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-      Failures.count(point, len, name);
+      if (point != null) {
+        Failures.count(point, len, name);
+      }
+      if (onFaultyDisk
+          && faultyFolder != null
+          && !faultyFolderReadOnly
+          && BYTES_LEFT.addAndGet(-len) < 0) {
+        throw new IOException("No space left on device");
+      }
       out.write(b, off, len);
     }
 

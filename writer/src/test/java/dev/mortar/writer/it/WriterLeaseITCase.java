@@ -45,8 +45,7 @@ class WriterLeaseITCase {
     SinkJob job = job();
     Changelog changelog = Changelog.random(seed, CHANGES, 800, 100, 30);
     LOG.info("seed {}: {}", seed, job);
-    JobClient first = submit(job, changelog, null);
-    RunningJobs.awaitCommits(job.path(), 2, first, RUN_LIMIT);
+    JobClient first = startWriting(job, changelog);
 
     Throwable failure =
         RunningJobs.failureOf(
@@ -74,8 +73,7 @@ class WriterLeaseITCase {
     SinkJob job = job();
     Changelog changelog = Changelog.random(seed, CHANGES, 800, 100, 30);
     LOG.info("seed {}: {}", seed, job);
-    JobClient first = submit(job, changelog, null);
-    RunningJobs.awaitCommits(job.path(), 2, first, RUN_LIMIT);
+    JobClient first = startWriting(job, changelog);
     String savepoint =
         first
             .triggerSavepoint(
@@ -123,6 +121,13 @@ class WriterLeaseITCase {
         TableFileSystems.open(job.path()),
         TableFileSystems.path(job.path()),
         Duration.ofMinutes(1));
+  }
+
+  /** Starts {@code job} on {@code changelog} and waits until it has committed twice. */
+  private JobClient startWriting(SinkJob job, Changelog changelog) throws Exception {
+    JobClient writer = submit(job, changelog, null);
+    RunningJobs.awaitCommits(job.path(), 2, writer, RUN_LIMIT);
+    return writer;
   }
 
   private JobClient submit(SinkJob job, Changelog changelog, String restoreFrom) throws Exception {
