@@ -15,6 +15,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -197,15 +199,19 @@ final class CampaignRun {
   /**
    * Runs the job on the standalone cluster, kills its TaskManager with SIGKILL once the table has
    * the plan's commits, starts a new one and waits for the job, which restores its own last
-   * checkpoint, to finish.
+   * checkpoint, to finish. Its restarts wait a second each, up to a minute: until the new
+   * TaskManager has joined, a restart finds no slot.
    */
   private String killTaskManager() throws Exception {
     StandaloneFlinkCluster cluster = standalone.get();
     SinkJob job = plan.job();
+    Configuration restarts = job.clientConfiguration();
+    restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 60);
+    restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
     StreamExecutionEnvironment env =
         job.configured(
             StreamExecutionEnvironment.createRemoteEnvironment(
-                "127.0.0.1", cluster.restPort(), job.clientConfiguration()));
+                "127.0.0.1", cluster.restPort(), restarts));
     job.addDataStream(env, plan.changelog());
     JobClient client = env.executeAsync("mortar campaign seed " + plan.seed());
     if (!awaitCommits(client)) {
