@@ -60,7 +60,11 @@ record RunPlan(
   private static final List<Point> TABLE_SERVICE_POINTS =
       List.of(Point.CLEAN_DELETE, Point.ARCHIVE_CREATE, Point.ARCHIVE_DELETE);
 
-  /** Draws the run of {@code seed} on the table at {@code path}. */
+  /**
+   * Draws the run of {@code seed} on the table at {@code path}. A job that cleans and archives is
+   * interrupted after 9 to 16 of its about 20 commits, when its archiver (beyond 8) and cleaner are
+   * at work; any other after 2 to 4.
+   */
   static RunPlan draw(long seed, String path, boolean killedProcesses) {
     SplittableRandom random = new SplittableRandom(seed);
     int services = random.nextInt(4);
@@ -116,7 +120,7 @@ record RunPlan(
         interruption == Interruption.NONE && random.nextInt(4) == 0,
         faultsBefore,
         interruption,
-        2 + random.nextInt(3),
+        cleansAndArchives ? 9 + random.nextInt(8) : 2 + random.nextInt(3),
         restored,
         faultsAfter);
   }
