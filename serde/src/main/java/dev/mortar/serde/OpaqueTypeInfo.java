@@ -58,7 +58,7 @@ public abstract class OpaqueTypeInfo<T> extends TypeInformation<T> {
     return serializer();
   }
 
-  @Override
+  /** Flink 1.20's abstract variant; Flink 2 removed it, so it carries no {@code @Override}. */
   @Deprecated
   public final TypeSerializer<T> createSerializer(ExecutionConfig config) {
     return serializer();

@@ -47,7 +47,7 @@ class MortarRowShufflePipelineTest {
     conf.set(PipelineOptions.GENERIC_TYPES, false);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(PARALLELISM);
-    assertThat(env.getConfig().hasGenericTypesDisabled()).isTrue();
+    assertThat(env.getConfig().getSerializerConfig().hasGenericTypesDisabled()).isTrue();
     MortarRowTypeInfo typeInfo = new MortarRowTypeInfo(payloadType);
     DataStream<MortarRow> shuffled =
         env.fromData(input, typeInfo)

@@ -138,7 +138,7 @@ public final class MortarSink {
             .transform(
                 "mortar-assign: " + settings.tableName(),
                 new MortarRowBatchTypeInfo(),
-                new ShuffleBatcher(settings, writeTasks))
+                ShuffleBatcher.chained(settings, writeTasks))
             .setParallelism(input.getParallelism());
     uids.apply("mortar-assign").ifPresent(batched::uid);
     return batched.partitionCustom(

@@ -9,6 +9,8 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 
@@ -47,7 +49,12 @@ public final class ShuffleBatcher extends AbstractStreamOperator<MortarRowBatch>
     this.writeTasks = writeTasks;
     this.rows = new ShuffleRowMaker(settings);
     this.tasks = new BucketTaskSelector(settings.buckets(), writeTasks);
-    this.chainingStrategy = ChainingStrategy.ALWAYS;
+  }
+
+  /** A batcher that is always chained to its input. */
+  public static OneInputStreamOperatorFactory<RowData, MortarRowBatch> chained(
+      SinkSettings settings, int writeTasks) {
+    return new ChainedFactory(new ShuffleBatcher(settings, writeTasks));
   }
 
   @Override
@@ -96,5 +103,19 @@ public final class ShuffleBatcher extends AbstractStreamOperator<MortarRowBatch>
   private void send(MortarRowBatch batch) {
     output.collect(new StreamRecord<>(batch));
     batch.clear();
+  }
+
+  /**
+   * Sets the chaining strategy on the factory, where Flink 2 reads it (Flink 1.20 also reads it
+   * there, and copies it into the operator).
+   */
+  private static final class ChainedFactory extends SimpleOperatorFactory<MortarRowBatch>
+      implements OneInputStreamOperatorFactory<RowData, MortarRowBatch> {
+    private static final long serialVersionUID = 1L;
+
+    private ChainedFactory(ShuffleBatcher batcher) {
+      super(batcher);
+      setChainingStrategy(ChainingStrategy.ALWAYS);
+    }
   }
 }

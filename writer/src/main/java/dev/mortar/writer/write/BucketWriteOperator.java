@@ -21,6 +21,7 @@ import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.hadoop.fs.FileSystem;
@@ -63,9 +64,14 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
   private transient List<WriteStat> written;
   private transient WriteInput.RowConsumer bufferRow;
 
-  BucketWriteOperator(SinkSettings settings, WriteInput<IN> input) {
+  /** Sets the operator up in its task (Flink 2 made {@code setup} visible to subclasses only). */
+  BucketWriteOperator(
+      SinkSettings settings,
+      WriteInput<IN> input,
+      StreamOperatorParameters<WriteResult> parameters) {
     this.settings = settings;
     this.input = input;
+    setup(parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
   }
 
   @Override

@@ -33,10 +33,7 @@ public final class BucketWriteOperatorFactory<IN> extends AbstractStreamOperator
   @SuppressWarnings("unchecked")
   public <T extends StreamOperator<WriteResult>> T createStreamOperator(
       StreamOperatorParameters<WriteResult> parameters) {
-    BucketWriteOperator<IN> operator = new BucketWriteOperator<>(settings, input);
-    operator.setup(
-        parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
-    return (T) operator;
+    return (T) new BucketWriteOperator<>(settings, input, parameters);
   }
 
   @Override

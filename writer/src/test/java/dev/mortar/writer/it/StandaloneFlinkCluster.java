@@ -71,7 +71,13 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     configuration.set(JobManagerOptions.ADDRESS, "127.0.0.1");
     configuration.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
     configuration.set(JobManagerOptions.PORT, freePort());
-    configuration.set(JobManagerOptions.TOTAL_PROCESS_MEMORY, MemorySize.parse("768m"));
+    // 768 MB in the four parts Flink would divide that total into (no method that divides it is
+    // public in both Flink 1.20 and 2.x).
+    configuration.set(JobManagerOptions.JVM_HEAP_MEMORY, MemorySize.parse("192m"));
+    configuration.set(JobManagerOptions.OFF_HEAP_MEMORY, MemorySize.parse("128m"));
+    configuration.set(JobManagerOptions.JVM_METASPACE, MemorySize.parse("256m"));
+    configuration.set(JobManagerOptions.JVM_OVERHEAD_MIN, MemorySize.parse("192m"));
+    configuration.set(JobManagerOptions.JVM_OVERHEAD_MAX, MemorySize.parse("192m"));
     configuration.set(RestOptions.ADDRESS, "127.0.0.1");
     configuration.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
     configuration.set(RestOptions.PORT, restPort);
@@ -86,8 +92,11 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
             .map(option -> option.getKey() + ": " + option.getValue())
             .collect(Collectors.joining("\n", "", "\n")));
     JobManagerProcessSpec spec =
-        JobManagerProcessUtils.processSpecFromConfigWithNewOptionToInterpretLegacyHeap(
-            configuration, JobManagerOptions.JVM_HEAP_MEMORY);
+        new JobManagerProcessSpec(
+            configuration.get(JobManagerOptions.JVM_HEAP_MEMORY),
+            configuration.get(JobManagerOptions.OFF_HEAP_MEMORY),
+            configuration.get(JobManagerOptions.JVM_METASPACE),
+            configuration.get(JobManagerOptions.JVM_OVERHEAD_MAX));
     jobManager =
         start(
             "jobmanager",
@@ -111,10 +120,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
 
   /** Starts one more TaskManager and waits until the JobManager counts it. */
   public void startTaskManager() throws IOException {
-    TaskExecutorProcessSpec spec =
-        TaskExecutorProcessUtils.processSpecFromConfig(
-            TaskExecutorProcessUtils.getConfigurationMapLegacyTaskManagerHeapSizeToConfigOption(
-                configuration, TaskManagerOptions.TOTAL_PROCESS_MEMORY));
+    TaskExecutorProcessSpec spec = TaskExecutorProcessUtils.processSpecFromConfig(configuration);
     taskManagers.add(
         start(
             "taskmanager-" + taskManagers.size(),
