@@ -40,7 +40,12 @@ public final class ArchivalService implements AutoCloseable {
         });
   }
 
-  /** Lets a running run finish, then stops; throws if it failed. */
+  /** Waits for a running run; throws if it failed. */
+  public void awaitIdle() {
+    service.awaitIdle();
+  }
+
+  /** Lets a running run finish, then stops (a failed one is logged). */
   @Override
   public void close() throws InterruptedException {
     service.close();

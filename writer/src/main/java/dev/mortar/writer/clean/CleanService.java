@@ -42,9 +42,14 @@ final class CleanService implements AfterCompaction.Service {
         });
   }
 
+  @Override
+  public void awaitIdle() {
+    service.awaitIdle();
+  }
+
   /**
-   * Lets a running clean finish (a clean stopped half-way is finished by the next job), then stops;
-   * throws if that clean failed.
+   * Lets a running clean finish (a clean stopped half-way is finished by the next job), then stops
+   * (a failed one is logged).
    */
   @Override
   public void close() throws InterruptedException {

@@ -220,6 +220,15 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
     LOG.info("Aborted instant {} (a failed attempt's, or never written)", instant);
   }
 
+  /** A job that ends normally fails if its last archival failed. */
+  @Override
+  public void finish() throws Exception {
+    if (archival != null) {
+      archival.awaitIdle();
+    }
+    super.finish();
+  }
+
   @Override
   public void close() throws Exception {
     try {

@@ -20,6 +20,9 @@ public interface AfterCompaction extends Serializable {
             public void compactionCommitted(String instant) {}
 
             @Override
+            public void awaitIdle() {}
+
+            @Override
             public void close() {}
           };
 
@@ -37,6 +40,9 @@ public interface AfterCompaction extends Serializable {
     void compactionCommitted(String instant);
 
     /** Waits for a running service to finish; throws if it failed. */
+    void awaitIdle();
+
+    /** Lets a running service finish, then stops; does not throw what it failed with. */
     @Override
     void close() throws Exception;
   }

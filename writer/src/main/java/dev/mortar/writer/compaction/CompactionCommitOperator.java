@@ -107,6 +107,15 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
     service.compactionCommitted(instant);
   }
 
+  /** A job that ends normally fails if its last clean failed. */
+  @Override
+  public void finish() throws Exception {
+    if (service != null) {
+      service.awaitIdle();
+    }
+    super.finish();
+  }
+
   @Override
   public void close() throws Exception {
     try {

@@ -7,14 +7,20 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One table service's thread beside an operator (planning compactions, cleaning): runs at most one
  * job at a time, so the operator's thread never waits for a listing or a delete. A job started
  * while one runs is skipped (the next start catches up); a failed job fails the next {@link
- * #startUnlessRunning}, {@link #awaitIdle} or {@link #close}, naming what failed.
+ * #startUnlessRunning} or {@link #awaitIdle}, naming what failed. An operator that ends normally
+ * calls {@link #awaitIdle} in its {@code finish}; {@link #close}, which also runs when a task fails
+ * or is cancelled, only logs a failed job: an exception there would hide the task's own failure,
+ * and Flink 2 takes one thrown while it handles a task's failure as fatal to the TaskManager.
  */
 public final class BackgroundService implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BackgroundService.class);
   private static final long CLOSE_TIMEOUT_SECONDS = 60;
 
   private final ExecutorService executor;
@@ -79,7 +85,10 @@ public final class BackgroundService implements AutoCloseable {
     }
   }
 
-  /** Lets a running job finish, then stops; throws if that job failed. */
+  /**
+   * Lets a running job finish, then stops; logs it if it failed (the service's next run, in this
+   * job or the next, resumes from what is on disk).
+   */
   @Override
   public void close() throws InterruptedException {
     executor.shutdown();
@@ -87,6 +96,10 @@ public final class BackgroundService implements AutoCloseable {
       executor.shutdownNow();
       return;
     }
-    awaitIdle();
+    try {
+      awaitIdle();
+    } catch (IllegalStateException failed) {
+      LOG.warn("{} while closing; its next run resumes it", failed.getMessage(), failed.getCause());
+    }
   }
 }
