@@ -6,12 +6,12 @@ import dev.mortar.writer.commit.PendingCommits.Pending;
 import dev.mortar.writer.compaction.CompactionDispatcher;
 import dev.mortar.writer.compaction.CompactionScheduler;
 import dev.mortar.writer.compaction.CompactionTask;
-import dev.mortar.writer.coordinator.WriterFence;
 import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.Timeline;
 import dev.mortar.writer.table.WriteStat;
+import dev.mortar.writer.table.WriterFence;
 import dev.mortar.writer.write.WriteResult;
 import dev.mortar.writer.write.WriteResultSerializer;
 import java.util.ArrayList;
@@ -88,7 +88,11 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
     WriterFence.install(
-        timeline, fs, settings, getRuntimeContext().getJobInfo().getJobId().toString());
+        timeline,
+        fs,
+        settings.basePath(),
+        settings.writerLeaseTimeout(),
+        getRuntimeContext().getJobInfo().getJobId().toString());
     schemaJson = table.avroSchemaJson();
     if (settings.compactionExecution()) {
       dispatcher =

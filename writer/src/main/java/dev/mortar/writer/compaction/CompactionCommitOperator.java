@@ -1,11 +1,11 @@
 package dev.mortar.writer.compaction;
 
-import dev.mortar.writer.coordinator.WriterFence;
 import dev.mortar.writer.settings.SinkSettings;
 import dev.mortar.writer.table.CompactionWriteStat;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.Timeline;
+import dev.mortar.writer.table.WriterFence;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -58,7 +58,11 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
     WriterFence.install(
-        timeline, fs, settings, getRuntimeContext().getJobInfo().getJobId().toString());
+        timeline,
+        fs,
+        settings.basePath(),
+        settings.writerLeaseTimeout(),
+        getRuntimeContext().getJobInfo().getJobId().toString());
     schemaJson = table.avroSchemaJson();
     results = new LinkedHashMap<>();
     firstResultNanos = new HashMap<>();
