@@ -119,7 +119,8 @@ public final class MortarSink {
                 uids,
                 settings.cleaning()
                     ? new Cleaning(settings.cleanRetainCommits())
-                    : AfterCompaction.NONE)
+                    : AfterCompaction.NONE,
+                true)
             : committed;
     DataStreamSink<?> end =
         discard(last).name("mortar-end: " + settings.tableName()).setParallelism(1);

@@ -34,6 +34,7 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
 
   private final SinkSettings settings;
   private final AfterCompaction afterCompaction;
+  private final boolean fenced;
 
   private transient FileSystem fs;
   private transient Timeline timeline;
@@ -44,9 +45,15 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
   private transient volatile TimelineSnapshot lastSnapshot;
   private transient AfterCompaction.Service service;
 
-  public CompactionCommitOperator(SinkSettings settings, AfterCompaction afterCompaction) {
+  /**
+   * @param fenced whether the committer runs in the job that holds the table's writer lease (a
+   *     Mortar sink's job), whose commits the lease fences; the offline compactor holds none
+   */
+  public CompactionCommitOperator(
+      SinkSettings settings, AfterCompaction afterCompaction, boolean fenced) {
     this.settings = settings;
     this.afterCompaction = afterCompaction;
+    this.fenced = fenced;
   }
 
   @Override
@@ -57,12 +64,14 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
         HudiTable.createOrValidate(
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
-    WriterFence.install(
-        timeline,
-        fs,
-        settings.basePath(),
-        settings.writerLeaseTimeout(),
-        getRuntimeContext().getJobInfo().getJobId().toString());
+    if (fenced) {
+      WriterFence.install(
+          timeline,
+          fs,
+          settings.basePath(),
+          settings.writerLeaseTimeout(),
+          getRuntimeContext().getJobInfo().getJobId().toString());
+    }
     schemaJson = table.avroSchemaJson();
     results = new LinkedHashMap<>();
     firstResultNanos = new HashMap<>();

@@ -31,13 +31,15 @@ public final class CompactionStages {
    *
    * @param uids the uid of an operator by its name, empty for none
    * @param afterCompaction what the compaction committer starts after each commit (the cleaner)
+   * @param fenced whether the job holds the table's writer lease, which then fences each commit
    */
   public static DataStream<Void> after(
       DataStream<CompactionTask> tasks,
       SinkSettings settings,
       int parallelism,
       Function<String, Optional<String>> uids,
-      AfterCompaction afterCompaction) {
+      AfterCompaction afterCompaction,
+      boolean fenced) {
     SingleOutputStreamOperator<CompactionResult> compacted =
         tasks
             .rebalance()
@@ -53,7 +55,7 @@ public final class CompactionStages {
             .transform(
                 "mortar-compaction-commit: " + settings.tableName(),
                 Types.VOID,
-                new CompactionCommitOperator(settings, afterCompaction))
+                new CompactionCommitOperator(settings, afterCompaction, fenced))
             .setParallelism(1)
             .setMaxParallelism(1);
     uids.apply("mortar-compaction-commit").ifPresent(committed::uid);

@@ -179,7 +179,8 @@ public final class OfflineCompaction {
         settings,
         parallelism,
         uid -> Optional.empty(),
-        AfterCompaction.NONE);
+        AfterCompaction.NONE,
+        false);
     env.execute("mortar offline compaction: " + table.tableName());
 
     return report(basePath, timelineDir, fileGroupsByInstant, start, out);
