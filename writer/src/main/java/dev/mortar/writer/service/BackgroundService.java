@@ -87,19 +87,37 @@ public final class BackgroundService implements AutoCloseable {
 
   /**
    * Lets a running job finish, then stops; logs it if it failed (the service's next run, in this
-   * job or the next, resumes from what is on disk).
+   * job or the next, resumes from what is on disk). It waits whatever interrupts the calling thread
+   * (a cancelled task's thread is interrupted while it closes), up to a timeout: a job still
+   * running after its task closed could race the service of the job that replaces it (two archivers
+   * archiving the same instants). The interrupt is kept for the caller.
    */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     executor.shutdown();
-    if (!executor.awaitTermination(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      executor.shutdownNow();
-      return;
-    }
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_TIMEOUT_SECONDS);
     try {
+      while (!executor.isTerminated()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          LOG.warn("{} still running after {} s; stopping it", runningWhat, CLOSE_TIMEOUT_SECONDS);
+          executor.shutdownNow();
+          return;
+        }
+        try {
+          executor.awaitTermination(left, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
       awaitIdle();
     } catch (IllegalStateException failed) {
       LOG.warn("{} while closing; its next run resumes it", failed.getMessage(), failed.getCause());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

@@ -52,6 +52,28 @@ class BackgroundServiceTest {
   }
 
   @Test
+  void closeWaitsForARunningJobEvenWhenItsThreadIsInterrupted() throws Exception {
+    BackgroundService service = new BackgroundService("test-service");
+    CountDownLatch started = new CountDownLatch(1);
+    AtomicInteger finished = new AtomicInteger();
+    service.startUnlessRunning(
+        "archiving",
+        () -> {
+          started.countDown();
+          long until = System.nanoTime() + 200_000_000L;
+          while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+          }
+          finished.incrementAndGet();
+        });
+    started.await();
+    Thread.currentThread().interrupt();
+    service.close();
+    assertThat(Thread.interrupted()).as("the caller's interrupt is kept").isTrue();
+    assertThat(finished).as("the running job finished before close returned").hasValue(1);
+  }
+
+  @Test
   void aJobStartedWhileOneRunsIsSkipped() throws Exception {
     try (BackgroundService service = new BackgroundService("test-service")) {
       CountDownLatch release = new CountDownLatch(1);
