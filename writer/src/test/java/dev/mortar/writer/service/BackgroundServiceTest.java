@@ -36,17 +36,7 @@ class BackgroundServiceTest {
   @Test
   void closeLetsARunningJobFinishAndDoesNotThrowWhatItFailedWith() throws Exception {
     BackgroundService service = new BackgroundService("test-service");
-    CountDownLatch started = new CountDownLatch(1);
-    AtomicInteger finished = new AtomicInteger();
-    service.startUnlessRunning(
-        "archiving",
-        () -> {
-          started.countDown();
-          Thread.sleep(100);
-          finished.incrementAndGet();
-          throw new IOException("injected");
-        });
-    started.await();
+    AtomicInteger finished = startSlowJob(service, true);
     service.close();
     assertThat(finished).as("the running job finished before close returned").hasValue(1);
   }
@@ -54,23 +44,33 @@ class BackgroundServiceTest {
   @Test
   void closeWaitsForARunningJobEvenWhenItsThreadIsInterrupted() throws Exception {
     BackgroundService service = new BackgroundService("test-service");
+    AtomicInteger finished = startSlowJob(service, false);
+    Thread.currentThread().interrupt();
+    service.close();
+    assertThat(Thread.interrupted()).as("the caller's interrupt is kept").isTrue();
+    assertThat(finished).as("the running job finished before close returned").hasValue(1);
+  }
+
+  /**
+   * Starts a job that runs 150 ms, counts itself finished and then, if {@code fails}, throws;
+   * returns once it runs, with its count.
+   */
+  private static AtomicInteger startSlowJob(BackgroundService service, boolean fails)
+      throws InterruptedException {
     CountDownLatch started = new CountDownLatch(1);
     AtomicInteger finished = new AtomicInteger();
     service.startUnlessRunning(
         "archiving",
         () -> {
           started.countDown();
-          long until = System.nanoTime() + 200_000_000L;
-          while (System.nanoTime() < until) {
-            Thread.onSpinWait();
-          }
+          Thread.sleep(150);
           finished.incrementAndGet();
+          if (fails) {
+            throw new IOException("injected");
+          }
         });
     started.await();
-    Thread.currentThread().interrupt();
-    service.close();
-    assertThat(Thread.interrupted()).as("the caller's interrupt is kept").isTrue();
-    assertThat(finished).as("the running job finished before close returned").hasValue(1);
+    return finished;
   }
 
   @Test
