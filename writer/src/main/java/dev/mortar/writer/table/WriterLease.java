@@ -34,7 +34,9 @@ import org.apache.hadoop.fs.Path;
  * timeout. Design: rfc/0004, "The writer lease".
  */
 public final class WriterLease {
-  static final String FOLDER = "mortar-writer-lease";
+  /** The lease folder's name, under {@code .hoodie/.aux}. */
+  public static final String FOLDER = "mortar-writer-lease";
+
   private static final String RELEASED = "released";
   private static final int ACQUIRE_ATTEMPTS = 3;
 
