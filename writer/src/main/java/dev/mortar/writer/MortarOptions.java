@@ -117,6 +117,9 @@ public final class MortarOptions {
   /** Completed commits beyond which an archival runs (the writer module's option). */
   public static final ConfigOption<Integer> ARCHIVE_MAX_COMMITS = WriterOptions.ARCHIVE_MAX_COMMITS;
 
+  /** Archive files merged into one file of the next layer (the writer module's option). */
+  public static final ConfigOption<Integer> ARCHIVE_MERGE_BATCH = WriterOptions.ARCHIVE_MERGE_BATCH;
+
   /** Pending compaction plans beyond which the writer stalls (the writer module's option). */
   public static final ConfigOption<Integer> WRITE_STALL_PENDING_COMPACTIONS =
       WriterOptions.WRITE_STALL_PENDING_COMPACTIONS;
@@ -168,6 +171,7 @@ public final class MortarOptions {
         ARCHIVE_ENABLED,
         ARCHIVE_MIN_COMMITS,
         ARCHIVE_MAX_COMMITS,
+        ARCHIVE_MERGE_BATCH,
         WRITER_LEASE_TIMEOUT);
   }
 }

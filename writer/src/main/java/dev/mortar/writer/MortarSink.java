@@ -341,6 +341,12 @@ public final class MortarSink {
       return this;
     }
 
+    /** Merge {@code files} archive files of a layer into one of the next. */
+    public Builder archiveMergeBatch(int files) {
+      options.set(MortarOptions.ARCHIVE_MERGE_BATCH, files);
+      return this;
+    }
+
     public Builder writerLeaseTimeout(Duration timeout) {
       options.set(MortarOptions.WRITER_LEASE_TIMEOUT, timeout);
       return this;

@@ -1,5 +1,6 @@
 package dev.mortar.writer.archive;
 
+import dev.mortar.writer.table.Timeline;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -46,15 +47,12 @@ public final class TimelineArchiver {
   private static final Logger LOG = LoggerFactory.getLogger(TimelineArchiver.class);
   static final String INTENT = "archive.pending";
 
-  /** Files of one layer merged at once, Hudi's {@code hoodie.timeline.compaction.batch.size}. */
-  static final int MERGE_BATCH = 10;
-
   private final FileSystem fs;
   private final Path timelineDir;
   private final Path historyDir;
   private final Path intent;
-  private final int minCommits;
-  private final int maxCommits;
+  private final ArchivalPolicy policy;
+  private final Timeline.Fence fence;
   private final ArchiveCompactor compactor;
   private final ArchiveCleaner cleaner;
 
@@ -73,34 +71,18 @@ public final class TimelineArchiver {
   /**
    * @param timelineDir {@code .hoodie/timeline}
    * @param tempDir {@code .hoodie/.temp}, where the intent of a run is kept
+   * @param fence checked before a run changes anything and before it publishes a snapshot (the
+   *     writer lease, as for the timeline's own publishes)
    */
   public TimelineArchiver(
-      FileSystem fs, Path timelineDir, Path tempDir, int minCommits, int maxCommits) {
-    this(fs, timelineDir, tempDir, minCommits, maxCommits, MERGE_BATCH);
-  }
-
-  /** An archiver merging {@code mergeBatch} files of a layer at once instead of Hudi's 10. */
-  TimelineArchiver(
-      FileSystem fs,
-      Path timelineDir,
-      Path tempDir,
-      int minCommits,
-      int maxCommits,
-      int mergeBatch) {
-    if (minCommits < 1 || maxCommits <= minCommits) {
-      throw new IllegalArgumentException(
-          "archive.min-commits and archive.max-commits: expected 1 <= min < max, found min "
-              + minCommits
-              + " and max "
-              + maxCommits);
-    }
+      FileSystem fs, Path timelineDir, Path tempDir, ArchivalPolicy policy, Timeline.Fence fence) {
     this.fs = fs;
     this.timelineDir = timelineDir;
     this.historyDir = new Path(timelineDir, "history");
     this.intent = new Path(tempDir, INTENT);
-    this.minCommits = minCommits;
-    this.maxCommits = maxCommits;
-    this.compactor = new ArchiveCompactor(fs, historyDir, mergeBatch);
+    this.policy = policy;
+    this.fence = fence;
+    this.compactor = new ArchiveCompactor(fs, historyDir, policy.mergeBatch());
     this.cleaner = new ArchiveCleaner(fs, historyDir);
   }
 
@@ -109,10 +91,12 @@ public final class TimelineArchiver {
    * archived anything.
    */
   public ArchivalRun run() throws IOException {
+    fence.check(INTENT);
     finishInterruptedRun();
     List<ActiveInstant> instants = ActiveTimeline.list(fs, timelineDir);
     List<ActiveInstant> selected =
-        ArchivalSelection.select(instants, minCommits, maxCommits, newestCleanRetains(instants));
+        ArchivalSelection.select(
+            instants, policy.minCommits(), policy.maxCommits(), newestCleanRetains(instants));
     if (!selected.isEmpty()) {
       archive(selected);
       int mergedLayers = compactor.compact();
@@ -140,6 +124,7 @@ public final class TimelineArchiver {
     fs.mkdirs(historyDir);
     fs.delete(dataFile, false);
     ArchiveFile.write(fs, dataFile, records);
+    fence.check(fileName);
     ArchiveManifest.latest(fs, historyDir)
         .publishWith(
             fs,

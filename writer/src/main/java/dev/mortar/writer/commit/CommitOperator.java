@@ -53,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * <p>Then it hands over to the {@link ArchivalService} (unless {@code archive.enabled} is off),
  * which moves old instants into the archived timeline on a thread of its own.
  *
- * <p>Every commit file is published only while this job holds the table's writer lease ({@link
- * WriterFence}); archival starts only after such a commit.
+ * <p>Every commit file is published, and every archival run changes the archived timeline, only
+ * while this job holds the table's writer lease ({@link WriterFence}); archival starts only after
+ * such a commit.
  */
 public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
     implements OneInputStreamOperator<WriteResult, CompactionTask>, BoundedOneInput {
@@ -87,12 +88,9 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
         HudiTable.createOrValidate(
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
-    WriterFence.install(
-        timeline,
-        fs,
-        settings.basePath(),
-        settings.writerLeaseTimeout(),
-        getRuntimeContext().getJobInfo().getJobId().toString());
+    WriterFence fence =
+        settings.writerFence(fs, getRuntimeContext().getJobInfo().getJobId().toString());
+    timeline.fenceWith(fence);
     schemaJson = table.avroSchemaJson();
     if (settings.compactionExecution()) {
       dispatcher =
@@ -112,11 +110,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
       archival =
           new ArchivalService(
               new TimelineArchiver(
-                  fs,
-                  timeline.timelineDir(),
-                  timeline.tempDir(),
-                  settings.archiveMinCommits(),
-                  settings.archiveMaxCommits()),
+                  fs, timeline.timelineDir(), timeline.tempDir(), settings.archivalPolicy(), fence),
               getMetricGroup());
     }
     state =

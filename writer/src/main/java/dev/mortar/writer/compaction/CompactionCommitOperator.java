@@ -5,7 +5,6 @@ import dev.mortar.writer.table.CompactionWriteStat;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.Timeline;
-import dev.mortar.writer.table.WriterFence;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -65,12 +64,8 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
     timeline = table.timeline();
     if (fenced) {
-      WriterFence.install(
-          timeline,
-          fs,
-          settings.basePath(),
-          settings.writerLeaseTimeout(),
-          getRuntimeContext().getJobInfo().getJobId().toString());
+      timeline.fenceWith(
+          settings.writerFence(fs, getRuntimeContext().getJobInfo().getJobId().toString()));
     }
     schemaJson = table.avroSchemaJson();
     results = new LinkedHashMap<>();

@@ -182,6 +182,15 @@ public final class WriterOptions {
               "Completed commits in the active timeline beyond which an archival runs (as"
                   + " Hudi's 'hoodie.keep.max.commits'); more than 'archive.min-commits'.");
 
+  public static final ConfigOption<Integer> ARCHIVE_MERGE_BATCH =
+      ConfigOptions.key("archive.merge-batch")
+          .intType()
+          .defaultValue(10)
+          .withDescription(
+              "Files of one layer of the archived timeline merged into one file of the next layer"
+                  + " after an archival (as Hudi's 'hoodie.timeline.compaction.batch.size'); at"
+                  + " least 2.");
+
   public static final ConfigOption<Integer> WRITE_STALL_PENDING_COMPACTIONS =
       ConfigOptions.key("write.stall.pending-compactions")
           .intType()

@@ -6,12 +6,14 @@ import dev.mortar.buffer.Deduplication;
 import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.LogFormatOptions;
 import dev.mortar.logformat.LogWriterOptions;
+import dev.mortar.writer.archive.ArchivalPolicy;
 import dev.mortar.writer.input.KeyFields;
 import dev.mortar.writer.input.OrderingField;
 import dev.mortar.writer.options.CompactionTrigger;
 import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.options.WriterOptions;
 import dev.mortar.writer.table.TableSettings;
+import dev.mortar.writer.table.WriterFence;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
@@ -20,6 +22,7 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.hadoop.fs.FileSystem;
 
 /**
  * The sink's settings, resolved and validated once when the job is built and shipped to every
@@ -152,17 +155,8 @@ public final class SinkSettings implements Serializable {
               + "' must be > 0, got "
               + compactionDeltaCommits);
     }
-    int archiveMin = archiveMinCommits();
-    if (archiveEnabled() && (archiveMin < 1 || archiveMaxCommits() <= archiveMin)) {
-      throw new IllegalArgumentException(
-          "options '"
-              + WriterOptions.ARCHIVE_MIN_COMMITS.key()
-              + "' and '"
-              + WriterOptions.ARCHIVE_MAX_COMMITS.key()
-              + "': expected 1 <= min < max, got "
-              + archiveMin
-              + " and "
-              + archiveMaxCommits());
+    if (archiveEnabled()) {
+      archivalPolicy();
     }
     if (compactionTasks != null && compactionTasks <= 0) {
       throw new IllegalArgumentException(
@@ -322,19 +316,25 @@ public final class SinkSettings implements Serializable {
     return options.get(WriterOptions.ARCHIVE_ENABLED);
   }
 
-  /** Completed commits an archival leaves active ({@code archive.min-commits}). */
-  public int archiveMinCommits() {
-    return options.get(WriterOptions.ARCHIVE_MIN_COMMITS);
-  }
-
-  /** Completed commits beyond which an archival runs ({@code archive.max-commits}). */
-  public int archiveMaxCommits() {
-    return options.get(WriterOptions.ARCHIVE_MAX_COMMITS);
+  /**
+   * When the committer archives ({@code archive.min-commits}, {@code archive.max-commits}, {@code
+   * archive.merge-batch}).
+   */
+  public ArchivalPolicy archivalPolicy() {
+    return new ArchivalPolicy(
+        options.get(WriterOptions.ARCHIVE_MIN_COMMITS),
+        options.get(WriterOptions.ARCHIVE_MAX_COMMITS),
+        options.get(WriterOptions.ARCHIVE_MERGE_BATCH));
   }
 
   /** How long after its last heartbeat a writer's lease expires ({@code writer.lease.timeout}). */
   public Duration writerLeaseTimeout() {
     return options.get(WriterOptions.WRITER_LEASE_TIMEOUT);
+  }
+
+  /** The fence of Flink job {@code jobId}'s hold on this table's writer lease (rfc/0004). */
+  public WriterFence writerFence(FileSystem fs, String jobId) {
+    return WriterFence.of(fs, basePath(), writerLeaseTimeout(), jobId);
   }
 
   /** Parallelism of the compaction stage, or null for the write parallelism. */

@@ -8,9 +8,10 @@ import org.apache.hadoop.fs.FileSystem;
 
 /**
  * The committers' side of the writer lease the instant coordinator holds: before the timeline
- * publishes a commit, a compaction commit, a clean or a plan, it checks that this Flink job still
- * holds the lease and that its last heartbeat is recent. A job that lost the lease fails without
- * restarts, naming the new holder, instead of publishing.
+ * publishes a commit, a compaction commit, a clean or a plan, and before the archiver changes the
+ * archived timeline, it checks that this Flink job still holds the lease and that its last
+ * heartbeat is recent. A job that lost the lease fails without restarts, naming the new holder,
+ * instead of publishing.
  */
 public final class WriterFence implements Timeline.Fence {
   private final WriterLease lease;
@@ -22,13 +23,11 @@ public final class WriterFence implements Timeline.Fence {
   }
 
   /**
-   * Fences every publish of {@code timeline}, the timeline of the table at {@code basePath}, by
-   * Flink job {@code job}'s hold on the lease, which expires {@code timeout} after a heartbeat.
+   * The fence of Flink job {@code job}'s hold on the lease of the table at {@code basePath}, which
+   * expires {@code timeout} after a heartbeat.
    */
-  public static void install(
-      Timeline timeline, FileSystem fs, String basePath, Duration timeout, String job) {
-    WriterLease lease = WriterLease.of(fs, TableFileSystems.path(basePath), timeout);
-    timeline.fenceWith(new WriterFence(lease, job));
+  public static WriterFence of(FileSystem fs, String basePath, Duration timeout, String job) {
+    return new WriterFence(WriterLease.of(fs, TableFileSystems.path(basePath), timeout), job);
   }
 
   @Override

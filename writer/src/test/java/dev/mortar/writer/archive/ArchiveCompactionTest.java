@@ -3,6 +3,7 @@ package dev.mortar.writer.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mortar.writer.options.WriterOptions;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.TableSettings;
 import java.io.IOException;
@@ -152,7 +153,8 @@ class ArchiveCompactionTest {
 
   @Test
   void aMergeNeverOverwritesAFileTheSnapshotLists() throws Exception {
-    TestTable table = new TestTable(dir.resolve("t"), TimelineArchiver.MERGE_BATCH);
+    TestTable table =
+        new TestTable(dir.resolve("t"), WriterOptions.ARCHIVE_MERGE_BATCH.defaultValue());
     for (int round = 0; round < 3; round++) {
       table.round();
       table.archiver(local).run();
@@ -251,9 +253,8 @@ class ArchiveCompactionTest {
           fs,
           new Path(timeline.toUri()),
           new Path(base.resolve(".hoodie/.temp").toUri()),
-          2,
-          4,
-          mergeBatch);
+          new ArchivalPolicy(2, 4, mergeBatch),
+          publishing -> {});
     }
 
     java.nio.file.Path history() {

@@ -3,6 +3,8 @@ package dev.mortar.writer.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mortar.writer.options.WriterOptions;
+import dev.mortar.writer.table.Timeline;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,8 +52,16 @@ class TimelineArchiverTest {
   }
 
   private TimelineArchiver archiver(FileSystem fs) {
+    return archiver(fs, publishing -> {});
+  }
+
+  private TimelineArchiver archiver(FileSystem fs, Timeline.Fence fence) {
     return new TimelineArchiver(
-        fs, new Path(timeline.toUri()), new Path(dir.resolve(".hoodie/.temp").toUri()), 2, 4);
+        fs,
+        new Path(timeline.toUri()),
+        new Path(dir.resolve(".hoodie/.temp").toUri()),
+        new ArchivalPolicy(2, 4, WriterOptions.ARCHIVE_MERGE_BATCH.defaultValue()),
+        fence);
   }
 
   private List<String> timelineFiles() throws IOException {
@@ -62,6 +72,45 @@ class TimelineArchiverTest {
           .sorted()
           .toList();
     }
+  }
+
+  @Test
+  void aWriterThatLostTheLeaseArchivesNothing() throws Exception {
+    writeTimeline();
+    List<String> before = timelineFiles();
+    List<String> checked = new ArrayList<>();
+    Timeline.Fence lost =
+        publishing -> {
+          checked.add(publishing);
+          throw new IllegalStateException("lease taken by another writer");
+        };
+
+    assertThatThrownBy(() -> archiver(FileSystem.getLocal(new Configuration()), lost).run())
+        .hasMessage("lease taken by another writer");
+
+    assertThat(checked).containsExactly(TimelineArchiver.INTENT);
+    assertThat(timelineFiles()).isEqualTo(before);
+    assertThat(timeline.resolve("history")).doesNotExist();
+    assertThat(dir.resolve(".hoodie/.temp").resolve(TimelineArchiver.INTENT)).doesNotExist();
+  }
+
+  @Test
+  void aWriterThatLosesTheLeaseWhileArchivingPublishesNoSnapshot() throws Exception {
+    writeTimeline();
+    List<String> before = timelineFiles();
+    Timeline.Fence lostAfterStart =
+        publishing -> {
+          if (!publishing.equals(TimelineArchiver.INTENT)) {
+            throw new IllegalStateException("lease taken before publishing " + publishing);
+          }
+        };
+
+    assertThatThrownBy(
+            () -> archiver(FileSystem.getLocal(new Configuration()), lostAfterStart).run())
+        .hasMessage("lease taken before publishing 100_140_0.parquet");
+
+    assertThat(timelineFiles()).as("nothing archived").isEqualTo(before);
+    assertThat(timeline.resolve("history")).isDirectoryNotContaining("glob:**manifest_*");
   }
 
   @Test

@@ -184,6 +184,15 @@ class SinkSettingsTest {
             "'log.max-block-size' must be in [1, 2080374783] bytes (Hudi reads block lengths as"
                 + " int), got 0 bytes"),
         guard(
+            "archive.min-commits equal to archive.max-commits",
+            b -> b.archiveCommits(5, 5),
+            "options 'archive.min-commits' and 'archive.max-commits': expected 1 <= min < max, got"
+                + " 5 and 5"),
+        guard(
+            "archive.merge-batch 1",
+            b -> b.archiveMergeBatch(1),
+            "option 'archive.merge-batch' must be at least 2, got 1"),
+        guard(
             "file size 0 b",
             b -> b.maxLogFileSize(MemorySize.parse("0 b")),
             "'log.max-file-size' must be positive, got 0 bytes"));
