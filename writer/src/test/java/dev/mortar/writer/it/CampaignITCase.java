@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * The short failure campaign of CI: {@code -Dmortar.campaign.runs=N} randomized runs (default 20)
  * of {@link Campaign}, each with its seed in the log; none may find a violation. The report lands
  * in {@code target/campaign}. {@code -Dmortar.seed=S} replays one run. It draws no killed process
- * (a JVM each): {@code KilledJobRestoreITCase} kills processes in CI, {@code bin/campaign} draws
- * them too.
+ * (a JVM each): {@code ProcessRestoreITCase} kills processes in CI, {@code bin/campaign} draws them
+ * too.
  */
 class CampaignITCase {
   private static final Logger LOG = LoggerFactory.getLogger(CampaignITCase.class);

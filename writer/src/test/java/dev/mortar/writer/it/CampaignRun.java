@@ -11,14 +11,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
@@ -31,7 +29,6 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
  */
 final class CampaignRun {
   private static final Duration RUN_LIMIT = Duration.ofMinutes(3);
-  private static final int STOP_ATTEMPTS = 5;
 
   /** What a run did and found. */
   record Outcome(
@@ -127,7 +124,8 @@ final class CampaignRun {
     }
     recordFired();
     if (plan.interruption() == Interruption.SAVEPOINT) {
-      return stopWithSavepoint(first);
+      return Restores.stopWithSavepoint(
+          first, dir.resolve("savepoints").toUri().toString(), RUN_LIMIT);
     }
     if (first.getJobStatus().get() == JobStatus.FINISHED) {
       return null;
@@ -142,31 +140,6 @@ final class CampaignRun {
             ? retained.get(0)
             : retained.get(retained.size() - 1);
     return from.toUri().toString();
-  }
-
-  /**
-   * Stops the job with a savepoint, as a user does: a stop that fails because a task failed (an
-   * injected failure that fired just before, the job restarting) is tried again; null if the job
-   * finished in the meantime.
-   */
-  @Nullable
-  private String stopWithSavepoint(JobClient job) throws Exception {
-    String target = dir.resolve("savepoints").toUri().toString();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return job.stopWithSavepoint(false, target, SavepointFormatType.CANONICAL)
-            .get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        JobStatus status = job.getJobStatus().get();
-        if (status == JobStatus.FINISHED) {
-          return null;
-        }
-        if (attempt == STOP_ATTEMPTS || status.isTerminalState()) {
-          throw e;
-        }
-        Thread.sleep(200);
-      }
-    }
   }
 
   /** Runs the first job in a process of its own and kills it; returns its newest checkpoint. */

@@ -6,31 +6,49 @@ import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
+import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * A test job in a process of its own, on its own embedded MiniCluster, as a user runs a job that
  * may lose its whole process (JobManager and TaskManager together, no high availability): the test
  * writes the {@link Spec} to a file and starts {@link #main} on it; it may kill the process with
- * SIGKILL, and start another one on the same table restored from a retained checkpoint.
+ * SIGKILL or stop its job with a savepoint, and start another one on the same table restored from a
+ * retained checkpoint or that savepoint. The stop is asked for as {@code flink stop} would: a
+ * request file {@code <name>.stop} names the savepoint folder, and the process answers with the
+ * savepoint's path in {@code <name>.savepoint}.
  */
 final class JobProcess {
   /** The job, its input, where it keeps its checkpoints and what it starts from (null: nothing). */
   record Spec(SinkJob job, Changelog changelog, String checkpoints, @Nullable String restoreFrom)
       implements Serializable {}
 
+  private static final Duration STOP_LIMIT = Duration.ofMinutes(2);
+
   private final Process process;
   private final Path output;
+  private final Path stopRequest;
+  private final Path savepointAnswer;
 
-  private JobProcess(Process process, Path output) {
+  private JobProcess(Process process, Path output, Path stopRequest) {
     this.process = process;
     this.output = output;
+    this.stopRequest = stopRequest;
+    this.savepointAnswer = answerTo(stopRequest);
+  }
+
+  private static Path answerTo(Path stopRequest) {
+    String name = stopRequest.getFileName().toString();
+    return stopRequest.resolveSibling(name.replace(".stop", ".savepoint"));
   }
 
   /** Starts {@code spec} in a new JVM; its files go to {@code folder} under {@code name}. */
@@ -39,10 +57,16 @@ final class JobProcess {
     try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(specFile))) {
       out.writeObject(spec);
     }
+    Path stopRequest = folder.resolve(name + ".stop");
     return new JobProcess(
         JavaProcess.start(
-            folder, name, List.of("-Xmx1g"), JobProcess.class, List.of(specFile.toString())),
-        JavaProcess.output(folder, name));
+            folder,
+            name,
+            List.of("-Xmx1g"),
+            JobProcess.class,
+            List.of(specFile.toString(), stopRequest.toString())),
+        JavaProcess.output(folder, name),
+        stopRequest);
   }
 
   boolean isAlive() {
@@ -52,6 +76,25 @@ final class JobProcess {
   /** Kills the process with SIGKILL, as a lost host would, and waits until it is gone. */
   void kill() throws InterruptedException {
     process.destroyForcibly().waitFor();
+  }
+
+  /**
+   * Stops the job with a savepoint in {@code savepoints} and waits for the process to end.
+   *
+   * @return the savepoint's path; null if the job had finished before it could be stopped
+   */
+  @Nullable
+  String stopWithSavepoint(Path savepoints) throws IOException, InterruptedException {
+    writeAtomically(stopRequest, savepoints.toUri().toString());
+    awaitSuccess(STOP_LIMIT);
+    String savepoint = Files.readString(savepointAnswer);
+    return savepoint.isEmpty() ? null : savepoint;
+  }
+
+  private static void writeAtomically(Path file, String content) throws IOException {
+    Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(temp, content);
+    Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** Waits for the job to finish; fails with the process's output if it did not succeed. */
@@ -71,7 +114,10 @@ final class JobProcess {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
   }
 
-  /** Runs the job of the spec file {@code args[0]} to its end; exits 1 if it fails. */
+  /**
+   * Runs the job of the spec file {@code args[0]} to its end, or stops it with a savepoint once the
+   * request file {@code args[1]} appears; exits 1 if it fails.
+   */
   public static void main(String[] args) throws Exception {
     Spec spec;
     try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(Path.of(args[0])))) {
@@ -85,7 +131,19 @@ final class JobProcess {
     StreamExecutionEnvironment env = spec.job().environment(conf);
     spec.job().addDataStream(env, spec.changelog());
     try {
-      Restores.submit(env, "mortar job process", spec.restoreFrom()).getJobExecutionResult().get();
+      JobClient client = Restores.submit(env, "mortar job process", spec.restoreFrom());
+      CompletableFuture<JobExecutionResult> result = client.getJobExecutionResult();
+      Path stopRequest = Path.of(args[1]);
+      while (!result.isDone()) {
+        if (Files.exists(stopRequest)) {
+          String savepoint =
+              Restores.stopWithSavepoint(client, Files.readString(stopRequest), STOP_LIMIT);
+          writeAtomically(answerTo(stopRequest), savepoint == null ? "" : savepoint);
+          break;
+        }
+        Thread.sleep(50);
+      }
+      result.get();
     } catch (Exception e) {
       e.printStackTrace();
       System.exit(1);

@@ -5,14 +5,19 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.annotation.Nullable;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
@@ -20,11 +25,12 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 /**
  * How a user keeps checkpoints and starts a job from one: the configuration that retains the last
  * {@value #RETAINED} checkpoints in a folder (on cancellation too), the completed ones found there,
- * and a submission restored from a checkpoint or savepoint, as {@code execution.savepoint.path}
- * does.
+ * a submission restored from a checkpoint or savepoint, as {@code execution.savepoint.path} does,
+ * and a stop with a savepoint.
  */
 final class Restores {
   static final int RETAINED = 3;
+  private static final int STOP_ATTEMPTS = 5;
 
   private Restores() {}
 
@@ -76,5 +82,29 @@ final class Restores {
       graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(restoreFrom, false));
     }
     return env.executeAsync(graph);
+  }
+
+  /**
+   * Stops the job with a savepoint in {@code target}, as a user does: a stop that fails because a
+   * task failed (an injected failure that fired just before, the job restarting) is tried again, up
+   * to {@value #STOP_ATTEMPTS} times; null if the job finished in the meantime.
+   */
+  @Nullable
+  static String stopWithSavepoint(JobClient job, String target, Duration limit) throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return job.stopWithSavepoint(false, target, SavepointFormatType.CANONICAL)
+            .get(limit.toSeconds(), TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        JobStatus status = job.getJobStatus().get();
+        if (status == JobStatus.FINISHED) {
+          return null;
+        }
+        if (attempt == STOP_ATTEMPTS || status.isTerminalState()) {
+          throw e;
+        }
+        Thread.sleep(200);
+      }
+    }
   }
 }
