@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
  */
 final class LeaseKeeper implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+  private static final Duration RELEASE_GRACE = Duration.ofSeconds(3);
+  private static final long RELEASE_POLL_MILLIS = 100;
 
   private final String job;
   private final Consumer<Throwable> failJob;
@@ -69,16 +71,25 @@ final class LeaseKeeper implements AutoCloseable {
 
   /**
    * Takes the lease of the table at {@code basePath} and starts the heartbeats; if another writer
-   * holds it, fails the job.
+   * still holds it after {@link #RELEASE_GRACE} (a job that has just finished releases it as its
+   * JobManager closes, a moment after its result is out), fails the job.
    */
-  synchronized void acquire(FileSystem fs, Path basePath, Duration timeout) throws IOException {
+  synchronized void acquire(FileSystem fs, Path basePath, Duration timeout)
+      throws IOException, InterruptedException {
     WriterLease table = WriterLease.of(fs, basePath, timeout);
     holder = new LeaseHolder(writer, job, host(), System.currentTimeMillis());
-    try {
-      generation = table.acquire(holder);
-    } catch (WriterLeaseException held) {
-      lost(held);
-      return;
+    long deadline = System.nanoTime() + RELEASE_GRACE.toNanos();
+    while (true) {
+      try {
+        generation = table.acquire(holder);
+        break;
+      } catch (WriterLeaseException held) {
+        if (System.nanoTime() >= deadline) {
+          lost(held);
+          return;
+        }
+        Thread.sleep(RELEASE_POLL_MILLIS);
+      }
     }
     lease = table;
     LOG.info("Took the writer lease of {} as {} (generation {})", basePath, holder, generation);

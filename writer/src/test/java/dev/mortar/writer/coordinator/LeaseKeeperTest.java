@@ -1,0 +1,92 @@
+package dev.mortar.writer.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mortar.writer.table.LeaseHolder;
+import dev.mortar.writer.table.WriterLease;
+import dev.mortar.writer.table.WriterLeaseException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A starting job's hold on the lease while another job holds it: one that has just finished
+ * releases it a moment later, and the starting job takes it; one that goes on holding it fails the
+ * starting job without restarts.
+ */
+class LeaseKeeperTest {
+  private static final Duration TIMEOUT = Duration.ofMinutes(1);
+  private static final LeaseHolder FINISHING =
+      new LeaseHolder("writer-1", "job-1", "host-a", System.currentTimeMillis());
+
+  @TempDir Path dir;
+  private FileSystem fs;
+  private org.apache.hadoop.fs.Path table;
+  private final List<Throwable> failures = new CopyOnWriteArrayList<>();
+  private final ScheduledExecutorService releaser = Executors.newSingleThreadScheduledExecutor();
+
+  @BeforeEach
+  void open() throws Exception {
+    fs = FileSystem.newInstance(dir.toUri(), new Configuration());
+    table = new org.apache.hadoop.fs.Path(dir.toUri());
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    releaser.shutdownNow();
+    fs.close();
+  }
+
+  @Test
+  void aJobStartingAsThePreviousOneFinishesTakesTheLeaseOnceItIsReleased() throws Exception {
+    WriterLease lease = WriterLease.of(fs, table, TIMEOUT);
+    long generation = lease.acquire(FINISHING);
+    releaser.schedule(
+        () -> {
+          lease.release(generation, FINISHING);
+          return null;
+        },
+        500,
+        TimeUnit.MILLISECONDS);
+
+    try (LeaseKeeper starting = new LeaseKeeper("job-2", "sink", failures::add)) {
+      starting.acquire(fs, table, TIMEOUT);
+      starting.checkHeld();
+    }
+
+    assertThat(failures).isEmpty();
+  }
+
+  @Test
+  void aJobStartingWhileAnotherGoesOnWritingFailsWithoutRestarts() throws Exception {
+    WriterLease.of(fs, table, TIMEOUT).acquire(FINISHING);
+
+    try (LeaseKeeper starting = new LeaseKeeper("job-2", "sink", failures::add)) {
+      long started = System.nanoTime();
+      starting.acquire(fs, table, TIMEOUT);
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .as("waits for a release first")
+          .isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+    }
+
+    assertThat(failures)
+        .singleElement()
+        .isInstanceOf(SuppressRestartsException.class)
+        .satisfies(
+            failure ->
+                assertThat(failure.getCause())
+                    .isInstanceOf(WriterLeaseException.class)
+                    .hasMessageContaining("job-1"));
+  }
+}
