@@ -7,6 +7,7 @@ import dev.mortar.writer.table.BucketCount;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.Timeline;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -84,6 +85,21 @@ public final class InstantCoordinator implements OperatorCoordinator, Coordinati
     timeline = table.timeline();
     BucketCount.recordOrCheck(fs, table.basePath(), settings.buckets());
     lease.acquire(fs, table.basePath(), settings.writerLeaseTimeout());
+    executor.execute(this::deletePublishLeftovers);
+  }
+
+  /** Staged files of publishes that died before their rename (older than the lease timeout). */
+  private void deletePublishLeftovers() {
+    try {
+      int deleted = timeline.deletePublishLeftovers(settings.writerLeaseTimeout());
+      if (deleted > 0) {
+        LOG.info(
+            "Deleted {} file(s) interrupted publishes left in {}", deleted, timeline.tempDir());
+      }
+    } catch (IOException e) {
+      LOG.warn(
+          "Could not delete the files interrupted publishes left in {}", timeline.tempDir(), e);
+    }
   }
 
   @Override

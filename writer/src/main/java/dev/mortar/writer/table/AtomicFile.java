@@ -6,9 +6,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -26,6 +28,12 @@ final class AtomicFile {
   interface Content {
     void writeTo(OutputStream out) throws IOException;
   }
+
+  private static final String TEMP_SUFFIX = ".tmp";
+
+  /** {@code <target name>.<random UUID>.tmp}. */
+  private static final Pattern TEMP_NAME =
+      Pattern.compile(".+\\.\\p{XDigit}{8}(-\\p{XDigit}{4}){3}-\\p{XDigit}{12}\\.tmp");
 
   private AtomicFile() {}
 
@@ -88,9 +96,32 @@ final class AtomicFile {
     }
   }
 
+  /**
+   * Deletes the temp files in {@code tempDir} that publishes left behind (their process died
+   * between writing and renaming; on S3A also between the copy and the delete of a rename) and that
+   * are older than {@code cutoffMillis}; nothing else in the folder is touched.
+   *
+   * @return the files deleted
+   */
+  static int deleteLeftovers(FileSystem fs, Path tempDir, long cutoffMillis) throws IOException {
+    if (!fs.exists(tempDir)) {
+      return 0;
+    }
+    int deleted = 0;
+    for (FileStatus status : fs.listStatus(tempDir)) {
+      if (status.isFile()
+          && TEMP_NAME.matcher(status.getPath().getName()).matches()
+          && status.getModificationTime() < cutoffMillis
+          && fs.delete(status.getPath(), false)) {
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
   private static Path writeTemp(FileSystem fs, Path tempDir, Path target, Content content)
       throws IOException {
-    Path temp = new Path(tempDir, target.getName() + "." + UUID.randomUUID() + ".tmp");
+    Path temp = new Path(tempDir, target.getName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
     try (FSDataOutputStream out = fs.create(temp, false)) {
       content.writeTo(new UnclosableStream(out));
       out.hsync();

@@ -4,6 +4,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -224,6 +225,17 @@ public final class Timeline {
    */
   public Path markerDir(String instant) {
     return new Path(tempDir, instant);
+  }
+
+  /**
+   * Deletes staged files that publishes left in {@code .hoodie/.temp} when their process died
+   * before the rename finished, if they are older than {@code age} (a publish under way is never
+   * that old); markers and other files there are kept.
+   *
+   * @return the files deleted
+   */
+  public int deletePublishLeftovers(Duration age) throws IOException {
+    return AtomicFile.deleteLeftovers(fs, tempDir, System.currentTimeMillis() - age.toMillis());
   }
 
   /**

@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
@@ -47,6 +50,32 @@ class TimelineTest {
     settings =
         new TableSettings(
             "t", HudiReaderAcceptsTableContract.ROW, List.of("id"), List.of("dt"), "ts");
+  }
+
+  @Test
+  void publishLeftoversOlderThanTheAgeAreDeletedAndNothingElse() throws Exception {
+    Timeline timeline = HudiTable.createOrValidate(fs, base, settings).timeline();
+    java.nio.file.Path temp = Files.createDirectories(dir.resolve("t/.hoodie/.temp"));
+    String leftoverName = "20261127043000000_20261127043001000.deltacommit." + UUID.randomUUID();
+    java.nio.file.Path old = Files.writeString(temp.resolve(leftoverName + ".tmp"), "{}");
+    java.nio.file.Path fresh =
+        Files.writeString(
+            temp.resolve("20261127043002000.clean." + UUID.randomUUID() + ".tmp"), "");
+    java.nio.file.Path intent = Files.writeString(temp.resolve("archive.pending"), "x");
+    java.nio.file.Path notStaged = Files.writeString(temp.resolve("notes.tmp"), "");
+    java.nio.file.Path marker =
+        Files.createDirectories(temp.resolve("20261127043000500/dt=1"))
+            .resolve("f1_0-1-0_20261127043000500.parquet.marker.MERGE");
+    Files.createFile(marker);
+    FileTime twoMinutesAgo = FileTime.fromMillis(System.currentTimeMillis() - 120_000);
+    for (java.nio.file.Path file : List.of(old, intent, notStaged, marker)) {
+      Files.setLastModifiedTime(file, twoMinutesAgo);
+    }
+
+    assertThat(timeline.deletePublishLeftovers(Duration.ofMinutes(1))).isEqualTo(1);
+
+    assertThat(old).doesNotExist();
+    assertThat(List.of(fresh, intent, notStaged, marker)).allSatisfy(f -> assertThat(f).exists());
   }
 
   @Test
