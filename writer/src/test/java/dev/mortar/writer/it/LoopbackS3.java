@@ -2,6 +2,8 @@ package dev.mortar.writer.it;
 
 import java.net.URI;
 import java.util.List;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
@@ -59,6 +61,24 @@ final class LoopbackS3 implements AutoCloseable {
   /** {@code s3a://mortar-it/<key>}. */
   static String uri(String key) {
     return "s3a://" + BUCKET + "/" + key;
+  }
+
+  /**
+   * What a cluster's config.yaml says to let Flink's S3 file system plugin ({@code
+   * flink-s3-fs-hadoop}, which reads every {@code s3.*} key as Hadoop's {@code fs.s3a.*}) reach
+   * this server.
+   */
+  Configuration flinkS3Settings() {
+    return new Configuration()
+        .set(ConfigOptions.key("s3.endpoint").stringType().noDefaultValue(), endpoint())
+        .set(ConfigOptions.key("s3.endpoint.region").stringType().noDefaultValue(), "us-east-1")
+        .set(ConfigOptions.key("s3.path.style.access").booleanType().noDefaultValue(), true)
+        .set(ConfigOptions.key("s3.access-key").stringType().noDefaultValue(), ACCESS_KEY)
+        .set(ConfigOptions.key("s3.secret-key").stringType().noDefaultValue(), SECRET_KEY);
+  }
+
+  private String endpoint() {
+    return "http://127.0.0.1:" + server.getPort();
   }
 
   /** The names of the objects below {@code prefix}, read from the blob store behind the server. */

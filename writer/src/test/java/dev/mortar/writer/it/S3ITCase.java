@@ -43,15 +43,20 @@ class S3ITCase {
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
+  /** What a cluster's config.yaml says to let Hadoop's S3A serve s3a:// without Flink's plugin. */
+  private static final Configuration S3A_FALLBACK =
+      new Configuration().set(CoreOptions.ALLOWED_FALLBACK_FILESYSTEMS, "s3a");
+
+  private static final PluginFolder S3_PLUGIN =
+      new PluginFolder(java.nio.file.Path.of("target", "flink-plugins"));
+
   private static LoopbackS3 s3;
 
   @BeforeAll
   static void startS3() throws Exception {
     s3 = LoopbackS3.start();
-    // What a cluster's config.yaml says to let Hadoop's S3A serve s3a:// without Flink's plugin;
-    // a MiniCluster leaves Flink's file systems as the JVM has them, so set it here.
-    org.apache.flink.core.fs.FileSystem.initialize(
-        new Configuration().set(CoreOptions.ALLOWED_FALLBACK_FILESYSTEMS, "s3a"), null);
+    // A MiniCluster leaves Flink's file systems as the JVM has them, so set them here.
+    org.apache.flink.core.fs.FileSystem.initialize(S3A_FALLBACK, null);
   }
 
   @AfterAll
@@ -79,7 +84,7 @@ class S3ITCase {
             .perCheckpoint(80)
             .compactEvery(2)
             .build();
-    run(job, changelog, "compacting");
+    run(job, changelog, LoopbackS3.uri(CHECKPOINTS + "/compacting"));
 
     job.verify(changelog, new org.apache.hadoop.conf.Configuration());
     assertThat(HudiTableOracle.completedInstants(job.path()))
@@ -92,6 +97,37 @@ class S3ITCase {
     assertThat(s3.objectsBelow(CHECKPOINTS + "/compacting/"))
         .as("checkpoint objects on S3")
         .isNotEmpty();
+  }
+
+  /**
+   * Checkpoints the way most users keep them on S3: through Flink's own S3 file system, loaded from
+   * a plugin folder as a cluster loads {@code plugins/s3-fs-hadoop/} (its own class loader, its own
+   * shaded Hadoop and AWS SDK), under {@code s3://}; the table through Hadoop's S3A on the class
+   * path, as {@code HADOOP_CLASSPATH} gives it. A failure after a checkpoint completed makes the
+   * job restore from it and publish its commit again.
+   */
+  @Test
+  void checkpointsThroughFlinksS3PluginBesideTheTableOnS3A() throws Exception {
+    long seed = Seeds.seed("S3ITCase.plugin");
+    SplittableRandom random = new SplittableRandom(seed);
+    int changes = 300;
+    Changelog changelog = Changelog.random(seed, changes, 100, 100, 30);
+    SinkJob job = SinkJob.at(LoopbackS3.uri("plugin")).parallelism(2).restarts(true).build();
+    Configuration flink = s3.flinkS3Settings();
+    org.apache.flink.core.fs.FileSystem.initialize(flink, S3_PLUGIN.manager(flink));
+    try {
+      Failures.arm(List.of(Plan.random(Point.COMMIT_PUBLISH, changes, random)));
+      run(job, changelog, "s3://" + LoopbackS3.BUCKET + "/" + CHECKPOINTS + "/plugin");
+    } finally {
+      org.apache.flink.core.fs.FileSystem.initialize(S3A_FALLBACK, null);
+    }
+
+    assertThat(Failures.fired()).as("seed %s: the failure fired", seed).hasSize(1);
+    job.verify(changelog, new org.apache.hadoop.conf.Configuration());
+    verifyNothingUncommittedLeft(job.path());
+    assertThat(s3.objectsBelow(CHECKPOINTS + "/plugin/"))
+        .as("checkpoint objects the plugin wrote")
+        .anyMatch(name -> name.endsWith("/_metadata"));
   }
 
   /**
@@ -118,7 +154,7 @@ class S3ITCase {
             Plan.random(Point.COMMIT_PUBLISH, changes, random));
     LOG.info("seed {}: {}, failures {}", seed, job, plans);
     Failures.arm(plans);
-    run(job, changelog, "failures");
+    run(job, changelog, LoopbackS3.uri(CHECKPOINTS + "/failures"));
 
     assertThat(Failures.fired()).as("seed %s: every failure point fired", seed).hasSize(2);
     LOG.info("seed {}: fired {}", seed, Failures.fired());
@@ -126,17 +162,17 @@ class S3ITCase {
     verifyNothingUncommittedLeft(job.path());
   }
 
-  private static void run(SinkJob job, Changelog changelog, String name) throws Exception {
+  private static void run(SinkJob job, Changelog changelog, String checkpoints) throws Exception {
     StreamExecutionEnvironment env =
         job.environment(
-            new Configuration()
-                .set(
-                    CheckpointingOptions.CHECKPOINTS_DIRECTORY,
-                    LoopbackS3.uri(CHECKPOINTS + "/" + name)));
+            new Configuration().set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints));
     job.addDataStream(env, changelog);
     long start = System.nanoTime();
-    env.execute("mortar on s3 " + name);
-    LOG.info("job {} took {} ms", name, (System.nanoTime() - start) / 1_000_000);
+    env.execute("mortar on s3, checkpoints in " + checkpoints);
+    LOG.info(
+        "job with checkpoints in {} took {} ms",
+        checkpoints,
+        (System.nanoTime() - start) / 1_000_000);
   }
 
   /**
