@@ -12,18 +12,18 @@ import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The bundle jar as a user drops it into {@code flink/lib}: besides Mortar's own classes it holds
- * its libraries relocated under {@code dev/mortar/shaded/}, so none can clash with another copy on
- * the cluster's class path. The one exception is zstd-jni, whose native code is bound to its
- * package name. No class may still refer to an unrelocated Avro, Parquet or Jackson class, in its
- * code or by a name it loads by reflection (it would bind to whatever copy the cluster has), and
- * the SQL connector is registered through the SPI file.
+ * Each Flink line's bundle jar as a user drops it into {@code flink/lib}: besides Mortar's own
+ * classes it holds its libraries relocated under {@code dev/mortar/shaded/}, so none can clash with
+ * another copy on the cluster's class path. The one exception is zstd-jni, whose native code is
+ * bound to its package name. No class may still refer to an unrelocated Avro, Parquet or Jackson
+ * class, in its code or by a name it loads by reflection (it would bind to whatever copy the
+ * cluster has), and the SQL connector is registered through the SPI file.
  */
 class BundleContentsTest {
-  private static final Path BUNDLE = Path.of(System.getProperty("mortar.bundle.jar"));
   private static final String SHADED = "dev/mortar/shaded/";
   private static final List<String> CLASHING =
       List.of("org/apache/avro/", "org/apache/parquet/", "com/fasterxml/jackson/");
@@ -31,16 +31,19 @@ class BundleContentsTest {
   private static final String FACTORY_SPI =
       "META-INF/services/org.apache.flink.table.factories.Factory";
 
-  @Test
-  void everyClassIsMortarsOrRelocated() throws IOException {
-    assertThat(classNames())
-        .as("classes outside %s in %s", OWN_PACKAGES, BUNDLE)
+  @ParameterizedTest
+  @EnumSource(FlinkLine.class)
+  void everyClassIsMortarsOrRelocated(FlinkLine line) throws IOException {
+    Path bundle = line.bundleJar();
+    assertThat(classNames(bundle))
+        .as("classes outside %s in %s", OWN_PACKAGES, bundle)
         .allMatch(name -> OWN_PACKAGES.stream().anyMatch(name::startsWith));
   }
 
-  @Test
-  void avroParquetAndJacksonAreInsideRelocated() throws IOException {
-    Set<String> names = classNames();
+  @ParameterizedTest
+  @EnumSource(FlinkLine.class)
+  void avroParquetAndJacksonAreInsideRelocated(FlinkLine line) throws IOException {
+    Set<String> names = classNames(line.bundleJar());
     for (String library : CLASHING) {
       assertThat(names).as("unrelocated %s classes", library).noneMatch(n -> n.startsWith(library));
       assertThat(names)
@@ -49,10 +52,12 @@ class BundleContentsTest {
     }
   }
 
-  @Test
-  void noClassRefersToAnUnrelocatedAvroParquetOrJacksonClass() throws IOException {
+  @ParameterizedTest
+  @EnumSource(FlinkLine.class)
+  void noClassRefersToAnUnrelocatedAvroParquetOrJacksonClass(FlinkLine line) throws IOException {
+    Path bundle = line.bundleJar();
     List<String> references = new ArrayList<>();
-    try (JarFile jar = new JarFile(BUNDLE.toFile())) {
+    try (JarFile jar = new JarFile(bundle.toFile())) {
       for (JarEntry entry : jar.stream().filter(e -> e.getName().endsWith(".class")).toList()) {
         for (String text : ClassConstants.texts(jar.getInputStream(entry))) {
           for (String library : CLASHING) {
@@ -63,19 +68,21 @@ class BundleContentsTest {
         }
       }
     }
-    assertThat(references).as("references to unrelocated classes in %s", BUNDLE).isEmpty();
+    assertThat(references).as("references to unrelocated classes in %s", bundle).isEmpty();
   }
 
-  @Test
-  void sqlConnectorIsRegisteredThroughTheSpiFile() throws IOException {
-    try (JarFile jar = new JarFile(BUNDLE.toFile())) {
+  @ParameterizedTest
+  @EnumSource(FlinkLine.class)
+  void sqlConnectorIsRegisteredThroughTheSpiFile(FlinkLine line) throws IOException {
+    Path bundle = line.bundleJar();
+    try (JarFile jar = new JarFile(bundle.toFile())) {
       JarEntry spi = jar.getJarEntry(FACTORY_SPI);
-      assertThat(spi).as("%s in %s", FACTORY_SPI, BUNDLE).isNotNull();
+      assertThat(spi).as("%s in %s", FACTORY_SPI, bundle).isNotNull();
       List<String> factories =
           new String(jar.getInputStream(spi).readAllBytes(), UTF_8)
               .lines()
               .map(String::strip)
-              .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+              .filter(entry -> !entry.isEmpty() && !entry.startsWith("#"))
               .toList();
       assertThat(factories).containsExactly("dev.mortar.writer.sql.MortarTableFactory");
       assertThat(jar.getJarEntry("dev/mortar/writer/sql/MortarTableFactory.class")).isNotNull();
@@ -104,8 +111,8 @@ class BundleContentsTest {
     return Character.isLetterOrDigit(c) || c == '/' || c == '_' || c == '$';
   }
 
-  private static Set<String> classNames() throws IOException {
-    try (JarFile jar = new JarFile(BUNDLE.toFile())) {
+  private static Set<String> classNames(Path bundle) throws IOException {
+    try (JarFile jar = new JarFile(bundle.toFile())) {
       return jar.stream()
           .map(JarEntry::getName)
           .filter(name -> name.endsWith(".class"))
