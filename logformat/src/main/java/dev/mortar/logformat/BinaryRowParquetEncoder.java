@@ -127,12 +127,15 @@ final class BinaryRowParquetEncoder {
     if (TimestampData.isCompact(precision)) {
       return LONG_IN_SLOT;
     }
-    return (segs, base, slot, c) -> {
-      long offsetAndNanos = getLong(segs, slot);
-      long millis = getLong(segs, base + (int) (offsetAndNanos >> 32));
-      int nanoOfMillisecond = (int) offsetAndNanos;
-      c.addLong(millis * 1000 + nanoOfMillisecond / 1000);
-    };
+    return (segs, base, slot, c) -> c.addLong(timestampMicros(segs, base, slot));
+  }
+
+  /** A non-compact timestamp (millis out of line, nanos of the milli in the slot) in micros. */
+  static long timestampMicros(MemorySegment[] segs, int base, int slot) {
+    long offsetAndNanos = getLong(segs, slot);
+    long millis = getLong(segs, base + (int) (offsetAndNanos >> 32));
+    int nanoOfMillisecond = (int) offsetAndNanos;
+    return millis * 1000 + nanoOfMillisecond / 1000;
   }
 
   private static IllegalArgumentException unexpectedNull(String path) {

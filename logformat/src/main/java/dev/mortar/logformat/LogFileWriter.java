@@ -120,6 +120,7 @@ public final class LogFileWriter implements Closeable {
                 metaFields,
                 options.parquetCodec(),
                 options.parquetDictionary(),
+                options.parquetDictionaryPerColumn(),
                 contentBuffer);
     this.deleteBlock = new DeleteBlockBuilder(meta.partitionPath());
   }

@@ -29,6 +29,17 @@ public final class LogFormatOptions {
           .defaultValue(true)
           .withDescription("Dictionary encoding in parquet data blocks (Hudi's default: on).");
 
+  public static final ConfigOption<Boolean> PARQUET_DICTIONARY_PER_COLUMN =
+      ConfigOptions.key("log.parquet.dictionary.per-column")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "With 'log.parquet.dictionary' on, each parquet data block samples its first 1024"
+                  + " records and leaves dictionary encoding off for the columns whose sample"
+                  + " shows more distinct values than a dictionary page holds (unique keys, random"
+                  + " text), which would only fall back to plain encoding. 'false': every column"
+                  + " tries a dictionary, as Hudi's writer does.");
+
   public static final ConfigOption<MemorySize> MAX_FILE_SIZE =
       ConfigOptions.key("log.max-file-size")
           .memoryType()
@@ -67,6 +78,7 @@ public final class LogFormatOptions {
             .blockFormat(config.get(BLOCK_FORMAT))
             .parquetCodec(config.get(PARQUET_CODEC))
             .parquetDictionary(config.get(PARQUET_DICTIONARY))
+            .parquetDictionaryPerColumn(config.get(PARQUET_DICTIONARY_PER_COLUMN))
             .directIo(config.get(DIRECT_IO))
             .maxFileSizeBytes(config.get(MAX_FILE_SIZE).getBytes());
     config

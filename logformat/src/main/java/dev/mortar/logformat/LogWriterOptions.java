@@ -30,6 +30,7 @@ public final class LogWriterOptions {
   private final boolean metaFields;
   private final String avroRecordName;
   private final boolean parquetDictionary;
+  private final boolean parquetDictionaryPerColumn;
   private final boolean directIo;
 
   private LogWriterOptions(Builder builder) {
@@ -44,6 +45,7 @@ public final class LogWriterOptions {
     this.metaFields = builder.metaFields;
     this.avroRecordName = builder.avroRecordName;
     this.parquetDictionary = builder.parquetDictionary;
+    this.parquetDictionaryPerColumn = builder.parquetDictionaryPerColumn;
     this.directIo = builder.directIo;
   }
 
@@ -105,6 +107,15 @@ public final class LogWriterOptions {
     return parquetDictionary;
   }
 
+  /**
+   * With {@link #parquetDictionary()}, whether each Parquet block decides per column, from its
+   * first records, whether a dictionary can pay off ({@code DictionaryDecision}), rather than
+   * trying one for every column.
+   */
+  public boolean parquetDictionaryPerColumn() {
+    return parquetDictionaryPerColumn;
+  }
+
   /** Full name of the Avro record ({@code namespace.name}), e.g. {@code hoodie.t1.t1_record}. */
   public String avroRecordName() {
     return avroRecordName;
@@ -119,6 +130,7 @@ public final class LogWriterOptions {
             .metaFields(metaFields)
             .avroRecordName(avroRecordName)
             .parquetDictionary(parquetDictionary)
+            .parquetDictionaryPerColumn(parquetDictionaryPerColumn)
             .directIo(directIo);
     return maxBlockSizeSet ? builder.maxBlockSizeBytes(maxBlockSizeBytes) : builder;
   }
@@ -139,6 +151,8 @@ public final class LogWriterOptions {
         + avroRecordName
         + ", parquetDictionary="
         + parquetDictionary
+        + ", parquetDictionaryPerColumn="
+        + parquetDictionaryPerColumn
         + ", directIo="
         + directIo
         + '}';
@@ -156,6 +170,8 @@ public final class LogWriterOptions {
     private boolean metaFields = true;
     private String avroRecordName = DEFAULT_AVRO_RECORD_NAME;
     private boolean parquetDictionary = LogFormatOptions.PARQUET_DICTIONARY.defaultValue();
+    private boolean parquetDictionaryPerColumn =
+        LogFormatOptions.PARQUET_DICTIONARY_PER_COLUMN.defaultValue();
     private boolean directIo = LogFormatOptions.DIRECT_IO.defaultValue();
 
     private Builder() {}
@@ -167,6 +183,11 @@ public final class LogWriterOptions {
 
     public Builder parquetDictionary(boolean value) {
       this.parquetDictionary = value;
+      return this;
+    }
+
+    public Builder parquetDictionaryPerColumn(boolean value) {
+      this.parquetDictionaryPerColumn = value;
       return this;
     }
 

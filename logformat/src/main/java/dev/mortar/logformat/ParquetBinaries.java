@@ -49,12 +49,21 @@ final class ParquetBinaries {
    * bits) or at {@code offset << 32 | length}, the offset relative to {@code base}.
    */
   Binary variable(MemorySegment[] segments, int base, int slot) {
+    long position = variablePosition(segments, base, slot);
+    return of(segments, (int) (position >>> 32), (int) position);
+  }
+
+  /**
+   * Where the bytes of the string or binary of {@link #variable} lie: their offset in the segments
+   * in the high 32 bits, their length in the low 32.
+   */
+  static long variablePosition(MemorySegment[] segments, int base, int slot) {
     long offsetAndSize = getLong(segments, slot);
     if ((offsetAndSize & INLINE_MARK) == 0) {
-      return of(segments, base + (int) (offsetAndSize >> 32), (int) offsetAndSize);
+      return offsetAndSize + ((long) base << 32);
     }
-    int length = (int) ((offsetAndSize & INLINE_LENGTH_MASK) >>> 56);
-    return of(segments, LITTLE_ENDIAN ? slot : slot + 1, length);
+    long length = (offsetAndSize & INLINE_LENGTH_MASK) >>> 56;
+    return (long) (LITTLE_ENDIAN ? slot : slot + 1) << 32 | length;
   }
 
   /**
@@ -71,11 +80,16 @@ final class ParquetBinaries {
    * {@code BigInteger.valueOf(unscaled).toByteArray()} that parquet-avro writes.
    */
   Binary compactDecimal(long unscaled) {
-    int bitLength = 64 - Long.numberOfLeadingZeros(unscaled ^ (unscaled >> 63));
-    int length = bitLength / 8 + 1;
+    int length = compactDecimalLength(unscaled);
     for (int i = 0; i < length; i++) {
       scratch[i] = (byte) (unscaled >> ((length - 1 - i) * 8));
     }
     return Binary.fromReusedByteArray(scratch, 0, length);
+  }
+
+  /** The length of {@link #compactDecimal}'s bytes for {@code unscaled}. */
+  static int compactDecimalLength(long unscaled) {
+    int bitLength = 64 - Long.numberOfLeadingZeros(unscaled ^ (unscaled >> 63));
+    return bitLength / 8 + 1;
   }
 }

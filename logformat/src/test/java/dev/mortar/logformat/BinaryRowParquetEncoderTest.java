@@ -68,6 +68,7 @@ class BinaryRowParquetEncoderTest {
             new MetaFieldValues("20260101000000000", "0-1-0", "p", "f-0"),
             ParquetCodec.NONE,
             true,
+            false,
             new BlockBuffer(1 << 16));
     for (int i = 0; i < rows.size(); i++) {
       builder.add(BinaryStringData.fromString("k" + i), i, rows.get(i));

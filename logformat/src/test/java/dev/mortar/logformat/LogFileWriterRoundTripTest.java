@@ -28,7 +28,10 @@ class LogFileWriterRoundTripTest {
         Arguments.of("parquet-none", parquet(ParquetCodec.NONE)),
         Arguments.of(
             "parquet-snappy-no-dictionary",
-            parquet(ParquetCodec.SNAPPY).toBuilder().parquetDictionary(false).build()));
+            parquet(ParquetCodec.SNAPPY).toBuilder().parquetDictionary(false).build()),
+        Arguments.of(
+            "parquet-snappy-dictionary-every-column",
+            parquet(ParquetCodec.SNAPPY).toBuilder().parquetDictionaryPerColumn(false).build()));
   }
 
   private static LogWriterOptions parquet(ParquetCodec codec) {

@@ -29,6 +29,7 @@ class LogWriterOptionsTest {
     assertThat(options.blockFormat()).isEqualTo(LogBlockFormat.AVRO);
     assertThat(options.parquetCodec()).isEqualTo(ParquetCodec.SNAPPY);
     assertThat(options.metaFields()).isTrue();
+    assertThat(options.parquetDictionaryPerColumn()).isTrue();
   }
 
   @Test
@@ -56,6 +57,7 @@ class LogWriterOptionsTest {
     config.set(LogFormatOptions.BLOCK_FORMAT, LogBlockFormat.PARQUET);
     config.set(LogFormatOptions.PARQUET_CODEC, ParquetCodec.ZSTD);
     config.set(LogFormatOptions.PARQUET_DICTIONARY, false);
+    config.set(LogFormatOptions.PARQUET_DICTIONARY_PER_COLUMN, false);
     config.set(LogFormatOptions.DIRECT_IO, false);
     config.set(LogFormatOptions.MAX_FILE_SIZE, MemorySize.parse("2 mb"));
     config.set(LogFormatOptions.MAX_BLOCK_SIZE, MemorySize.parse("1 mb"));
@@ -63,6 +65,7 @@ class LogWriterOptionsTest {
     assertThat(options.blockFormat()).isEqualTo(LogBlockFormat.PARQUET);
     assertThat(options.parquetCodec()).isEqualTo(ParquetCodec.ZSTD);
     assertThat(options.parquetDictionary()).isFalse();
+    assertThat(options.parquetDictionaryPerColumn()).isFalse();
     assertThat(options.directIo()).isFalse();
     assertThat(options.maxFileSizeBytes()).isEqualTo(2L << 20);
     assertThat(options.maxBlockSizeBytes()).isEqualTo(1L << 20);

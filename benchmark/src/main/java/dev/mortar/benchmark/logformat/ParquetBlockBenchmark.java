@@ -13,8 +13,8 @@ import org.openjdk.jmh.annotations.Setup;
 /**
  * Encoding of PARQUET_DATA_BLOCK content (one complete Parquet file, meta fields included) per
  * codec, with and without dictionary encoding, in records/ms, for each {@link
- * ParquetBlockContender} (all write the same bytes). MB/s is reported on the same logical basis as
- * {@link AvroBlockBenchmark} (Avro block bytes per record), so the two read side by side.
+ * ParquetBlockContender}. MB/s is reported on the same logical basis as {@link AvroBlockBenchmark}
+ * (Avro block bytes per record), so the two read side by side.
  */
 public class ParquetBlockBenchmark extends ThroughputBenchmark {
   public static final int RECORDS = 2_000;
@@ -29,7 +29,7 @@ public class ParquetBlockBenchmark extends ThroughputBenchmark {
   @Param({"true", "false"})
   public boolean dictionary;
 
-  @Param({"MORTAR", "ROW_DATA_GETTERS"})
+  @Param({"MORTAR", "ROW_DATA_GETTERS", "MORTAR_DICTIONARY_PER_COLUMN"})
   public ParquetBlockContender contender;
 
   private ParquetBlockContender.Encoder encoder;

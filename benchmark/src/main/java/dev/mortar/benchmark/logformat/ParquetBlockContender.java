@@ -22,21 +22,25 @@ import org.apache.parquet.io.api.Binary;
 
 /**
  * Ways to write the content of one PARQUET_DATA_BLOCK (one Parquet file with the five meta fields)
- * from {@code BinaryRowData}, with the same codec and dictionary setting. Both write the same
- * bytes.
+ * from {@code BinaryRowData}, with the same codec and dictionary setting. The first two write the
+ * same bytes.
  *
  * <ul>
  *   <li>{@link #MORTAR}: {@link ParquetBlockBuilder}, values straight from the row's memory
- *       segments.
+ *       segments, every column trying a dictionary (when it is on) as in Hudi's writer.
  *   <li>{@link #ROW_DATA_GETTERS}: Mortar's path before issue 30 ({@link
  *       RowDataGettersWriteSupport}), values through {@code RowData} getters.
+ *   <li>{@link #MORTAR_DICTIONARY_PER_COLUMN}: {@link #MORTAR} with the dictionary decided per
+ *       column from the block's first records (the default of {@code
+ *       log.parquet.dictionary.per-column}); its blocks differ where a column goes without.
  * </ul>
  *
- * Both open a new parquet-mr writer per block.
+ * All open a new parquet-mr writer per block.
  */
 public enum ParquetBlockContender {
   MORTAR,
-  ROW_DATA_GETTERS;
+  ROW_DATA_GETTERS,
+  MORTAR_DICTIONARY_PER_COLUMN;
 
   /** Writes blocks of the workload input. */
   public Encoder prepare(BlockInput input, ParquetCodec codec, boolean dictionary) {
@@ -51,9 +55,13 @@ public enum ParquetBlockContender {
       ParquetCodec codec,
       boolean dictionary) {
     Schema avroSchema = AvroSchemas.of(rowType, "record", true);
-    return this == MORTAR
-        ? new MortarEncoder(rowType, avroSchema, rows, keys, codec, dictionary)
-        : new RowDataGettersEncoder(rowType, avroSchema, rows, keys, codec, dictionary);
+    return switch (this) {
+      case MORTAR -> new MortarEncoder(rowType, avroSchema, rows, keys, codec, dictionary, false);
+      case MORTAR_DICTIONARY_PER_COLUMN ->
+          new MortarEncoder(rowType, avroSchema, rows, keys, codec, dictionary, true);
+      case ROW_DATA_GETTERS ->
+          new RowDataGettersEncoder(rowType, avroSchema, rows, keys, codec, dictionary);
+    };
   }
 
   /** One contender set up for one input. */
@@ -77,7 +85,8 @@ public enum ParquetBlockContender {
         List<BinaryRowData> rows,
         List<BinaryStringData> keys,
         ParquetCodec codec,
-        boolean dictionary) {
+        boolean dictionary,
+        boolean dictionaryPerColumn) {
       this.rows = rows;
       this.keys = keys;
       MetaFieldValues meta =
@@ -85,7 +94,13 @@ public enum ParquetBlockContender {
               BlockInput.INSTANT, BlockInput.WRITE_TOKEN, BlockInput.PARTITION, BlockInput.FILE_ID);
       this.builder =
           new ParquetBlockBuilder(
-              rowType, avroSchema, meta, codec, dictionary, new BlockBuffer(1 << 20));
+              rowType,
+              avroSchema,
+              meta,
+              codec,
+              dictionary,
+              dictionaryPerColumn,
+              new BlockBuffer(1 << 20));
     }
 
     @Override

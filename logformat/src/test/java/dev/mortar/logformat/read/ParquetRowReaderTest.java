@@ -314,6 +314,7 @@ class ParquetRowReaderTest {
             new MetaFieldValues(INSTANT, TOKEN, PARTITION, FILE_ID),
             codec,
             dictionary,
+            true,
             new BlockBuffer(1 << 16));
     for (int i = 0; i < rows.data().size(); i++) {
       builder.add(
