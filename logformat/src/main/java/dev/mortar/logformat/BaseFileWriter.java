@@ -12,7 +12,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 
@@ -25,9 +24,11 @@ import org.apache.parquet.io.api.RecordConsumer;
  * Avro schema and Hudi's {@code hoodie_min_record_key} / {@code hoodie_max_record_key}; no bloom
  * filter (readers need none, and a bucket-indexed table is never looked up by one).
  *
- * <p>The file is created when the first row comes (never overwritten) and is complete only once
- * {@link #finish()} returned; a writer closed without finishing leaves a partial file for the
- * caller to delete.
+ * <p>With the dictionary decided per column, the file's first rows decide it, as a log block's do
+ * ({@link DeferredParquetWriter}): the rows the file begins with, base file rows or merged log
+ * records, are the ones it holds. The file is created once the writer opens (never overwritten) and
+ * is complete only once {@link #finish()} returned; a writer closed without finishing may leave a
+ * partial file for the caller to delete.
  */
 public final class BaseFileWriter implements Closeable {
   private static final String MIN_KEY = "hoodie_min_record_key";
@@ -36,7 +37,7 @@ public final class BaseFileWriter implements Closeable {
   private final FileSystem fs;
   private final Path file;
   private final BinaryRowWriteSupport writeSupport;
-  private final ParquetWriter<BinaryRowData> writer;
+  private final DeferredParquetWriter writer;
   private BinaryStringData minKey;
   private BinaryStringData maxKey;
   private long records;
@@ -44,6 +45,8 @@ public final class BaseFileWriter implements Closeable {
   /**
    * @param avroSchema the table's Avro schema with meta fields, as its log blocks carry it
    * @param rowGroupBytes the row group size: what the writer holds in memory before it writes
+   * @param dictionaryPerColumn whether the first rows decide per column where to try a dictionary
+   *     (else every column tries it)
    */
   public BaseFileWriter(
       FileSystem fs,
@@ -51,8 +54,8 @@ public final class BaseFileWriter implements Closeable {
       RowType dataType,
       Schema avroSchema,
       ParquetCodec codec,
-      long rowGroupBytes)
-      throws IOException {
+      long rowGroupBytes,
+      boolean dictionaryPerColumn) {
     this.fs = fs;
     this.file = file;
     this.writeSupport =
@@ -62,12 +65,18 @@ public final class BaseFileWriter implements Closeable {
             avroSchema,
             new StoredMetaColumns(Binary.fromString(file.getName())));
     this.writer =
-        new ParquetWriterBuilder<>(new FileSystemOutputFile(fs, file), writeSupport)
-            .withConf(new Configuration(false))
-            .withWriteMode(ParquetFileWriter.Mode.CREATE)
-            .withCompressionCodec(codec.parquetName())
-            .withRowGroupSize(rowGroupBytes)
-            .build();
+        new DeferredParquetWriter(
+            () ->
+                new ParquetWriterBuilder<>(new FileSystemOutputFile(fs, file), writeSupport)
+                    .withConf(new Configuration(false))
+                    .withWriteMode(ParquetFileWriter.Mode.CREATE)
+                    .withCompressionCodec(codec.parquetName())
+                    .withRowGroupSize(rowGroupBytes),
+            dictionaryPerColumn
+                ? new DictionarySampler(dataType, StoredRowType.META_FIELD_COUNT, true)
+                : null,
+            StoredRowType.META_FIELD_COUNT + dataType.getFieldCount(),
+            null);
   }
 
   /** Appends one stored row; its record key must not be null. */
@@ -79,7 +88,7 @@ public final class BaseFileWriter implements Closeable {
     if (maxKey == null || key.compareTo(maxKey) > 0) {
       maxKey = key.copy();
     }
-    writer.write(stored);
+    writer.add(key.getSegments(), key.getOffset(), key.getSizeInBytes(), 0, stored);
     records++;
   }
 
@@ -88,13 +97,13 @@ public final class BaseFileWriter implements Closeable {
     if (minKey != null) {
       writeSupport.setClosingFooter(Map.of(MIN_KEY, minKey.toString(), MAX_KEY, maxKey.toString()));
     }
-    writer.close();
+    writer.finish();
     return new BaseFileStat(file.getName(), records, fs.getFileStatus(file).getLen());
   }
 
   @Override
   public void close() throws IOException {
-    writer.close();
+    writer.abort();
   }
 
   /**

@@ -20,7 +20,7 @@ import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.parquet.column.ParquetProperties;
 
 /**
- * Samples the first records of a log block's Parquet content for a {@link DictionaryDecision},
+ * Samples the first records of a Parquet log block or base file for a {@link DictionaryDecision},
  * reading each value's hash straight from the row's segments, and names the columns where
  * dictionary encoding cannot pay off.
  *
@@ -28,8 +28,8 @@ import org.apache.parquet.column.ParquetProperties;
  * INT64, FLOAT, DOUBLE or BINARY column, as {@link BinaryRowParquetEncoder} writes it. Booleans
  * (parquet-mr gives them no dictionary) and the leaves of arrays, maps and rows keep parquet-mr's
  * default. Of the other meta fields, the commit time, partition path and file name hold one value
- * per block and keep their dictionary; the sequence number is distinct in every record and never
- * gets one.
+ * per block (a few per base file: the delta commits it compacts) and keep their dictionary; the
+ * sequence number is distinct in every record and never gets one.
  */
 final class DictionarySampler {
   private static final int RECORD_KEY = 2;
@@ -51,17 +51,21 @@ final class DictionarySampler {
   private final int nullBitsBytes;
   private final String[] columns;
 
-  /** The row position of each sampled column; -1 for the record key. */
+  /** The row position of each sampled column; -1 for the record key, which is given apart. */
   private final int[] fields;
 
   private final Kind[] kinds;
   private final DictionaryDecision decision;
   private int sampledRecords;
 
-  /** {@code metaFields}: whether the records have Hudi's meta fields, the record key sampled. */
-  DictionarySampler(RowType dataType, boolean metaFields) {
+  /**
+   * @param dataType the data fields, at positions {@code firstDataField} onwards of each row
+   * @param metaFields whether the records have Hudi's meta fields, the record key sampled
+   */
+  DictionarySampler(RowType dataType, int firstDataField, boolean metaFields) {
     this.metaFields = metaFields;
-    this.nullBitsBytes = BinaryRowData.calculateBitSetWidthInBytes(dataType.getFieldCount());
+    this.nullBitsBytes =
+        BinaryRowData.calculateBitSetWidthInBytes(firstDataField + dataType.getFieldCount());
     List<String> names = new ArrayList<>();
     List<Integer> positions = new ArrayList<>();
     List<Kind> sampledKinds = new ArrayList<>();
@@ -74,7 +78,7 @@ final class DictionarySampler {
       Kind kind = kindOf(dataType.getTypeAt(i));
       if (kind != null) {
         names.add(dataType.getFieldNames().get(i));
-        positions.add(i);
+        positions.add(firstDataField + i);
         sampledKinds.add(kind);
       }
     }

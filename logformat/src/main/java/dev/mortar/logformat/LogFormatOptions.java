@@ -6,8 +6,9 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * The options of the log writer ({@code log.*}), declared with their defaults once, here; {@link
- * #builder} turns a configuration into the {@link LogWriterOptions} they set.
+ * The options of the log writer ({@code log.*}, and {@code parquet.*} for what log blocks share
+ * with compaction's base files), declared with their defaults once, here; {@link #builder} turns a
+ * configuration into the {@link LogWriterOptions} they set.
  */
 public final class LogFormatOptions {
   public static final ConfigOption<LogBlockFormat> BLOCK_FORMAT =
@@ -30,15 +31,16 @@ public final class LogFormatOptions {
           .withDescription("Dictionary encoding in parquet data blocks (Hudi's default: on).");
 
   public static final ConfigOption<Boolean> PARQUET_DICTIONARY_PER_COLUMN =
-      ConfigOptions.key("log.parquet.dictionary.per-column")
+      ConfigOptions.key("parquet.dictionary.per-column")
           .booleanType()
           .defaultValue(true)
           .withDescription(
-              "With 'log.parquet.dictionary' on, each parquet data block samples its first 1024"
-                  + " records and leaves dictionary encoding off for the columns whose sample"
-                  + " shows more distinct values than a dictionary page holds (unique keys, random"
-                  + " text), which would only fall back to plain encoding. 'false': every column"
-                  + " tries a dictionary, as Hudi's writer does.");
+              "Each parquet data block (with 'log.parquet.dictionary' on) and each base file"
+                  + " compaction writes samples its first 1024 records and leaves dictionary"
+                  + " encoding off for the columns whose sample shows more distinct values than a"
+                  + " dictionary page holds (unique keys, random text), which would only fall"
+                  + " back to plain encoding. 'false': every column tries a dictionary, as Hudi's"
+                  + " writer does.");
 
   public static final ConfigOption<MemorySize> MAX_FILE_SIZE =
       ConfigOptions.key("log.max-file-size")

@@ -108,9 +108,9 @@ public final class LogWriterOptions {
   }
 
   /**
-   * With {@link #parquetDictionary()}, whether each Parquet block decides per column, from its
-   * first records, whether a dictionary can pay off ({@code DictionaryDecision}), rather than
-   * trying one for every column.
+   * Whether each Parquet block (with {@link #parquetDictionary()}) and each base file compaction
+   * writes decides per column, from its first records, whether a dictionary can pay off ({@code
+   * DictionaryDecision}), rather than trying one for every column.
    */
   public boolean parquetDictionaryPerColumn() {
     return parquetDictionaryPerColumn;

@@ -16,28 +16,13 @@ import org.apache.parquet.io.api.RecordConsumer;
 /**
  * Content of a PARQUET_DATA_BLOCK (shared/spec/hudi-format.md §9.2): one complete Parquet file
  * ({@code PAR1 … footer … PAR1}) written by parquet-mr into a reusable in-memory buffer. A new
- * {@link ParquetWriter} is opened for each block (parquet-mr writers are single-use); the buffer
- * and the write support are reused.
- *
- * <p>With the dictionary decided per column, the first records of each block are held as copies
- * ({@link PendingRecords}) and sampled ({@link DictionarySampler}) until the sample is full, the
- * held bytes reach {@link #PENDING_BYTES_LIMIT} or the block ends; then the writer is opened
- * without a dictionary for the columns where it cannot pay off, and the held records go first.
+ * {@link ParquetWriter} is opened for each block (parquet-mr writers are single-use), by a {@link
+ * DeferredParquetWriter} that, with the dictionary decided per column, opens it once the block's
+ * first records have decided it; the buffer and the write support are reused.
  */
 public final class ParquetBlockBuilder implements DataBlockBuilder {
-  /** Held bytes past which the writer is opened even if the sample is not full. */
-  static final int PENDING_BYTES_LIMIT = 1 << 20;
-
-  private final BinaryRowWriteSupport writeSupport;
-  private final LogMetaColumns metaColumns;
-  private final ParquetCodec codec;
-  private final boolean dictionary;
+  private final DeferredParquetWriter writer;
   private final BlockBuffer content;
-  private final OutputFile outputFile;
-  private final DictionarySampler sampler;
-  private final PendingRecords pending;
-  private final Configuration configuration = new Configuration(false);
-  private ParquetWriter<BinaryRowData> writer;
   private int recordCount;
 
   /**
@@ -53,15 +38,25 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
       boolean dictionary,
       boolean dictionaryPerColumn,
       BlockBuffer content) {
-    this.metaColumns = metaFields == null ? null : new LogMetaColumns(metaFields);
-    this.writeSupport = new BinaryRowWriteSupport(rowType, 0, avroSchema, metaColumns);
-    this.codec = codec;
-    this.dictionary = dictionary;
+    LogMetaColumns metaColumns = metaFields == null ? null : new LogMetaColumns(metaFields);
+    BinaryRowWriteSupport writeSupport =
+        new BinaryRowWriteSupport(rowType, 0, avroSchema, metaColumns);
+    OutputFile outputFile = new InMemoryOutputFile(content);
+    Configuration configuration = new Configuration(false);
+    this.writer =
+        new DeferredParquetWriter(
+            () ->
+                new ParquetWriterBuilder<>(outputFile, writeSupport)
+                    .withConf(configuration)
+                    .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                    .withCompressionCodec(codec.parquetName())
+                    .withDictionaryEncoding(dictionary),
+            dictionary && dictionaryPerColumn
+                ? new DictionarySampler(rowType, 0, metaFields != null)
+                : null,
+            rowType.getFieldCount(),
+            metaColumns == null ? null : metaColumns::next);
     this.content = content;
-    this.outputFile = new InMemoryOutputFile(content);
-    boolean sampled = dictionary && dictionaryPerColumn;
-    this.sampler = sampled ? new DictionarySampler(rowType, metaFields != null) : null;
-    this.pending = sampled ? new PendingRecords(rowType.getFieldCount()) : null;
   }
 
   @Override
@@ -69,50 +64,12 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
       throws IOException {
     recordKey.ensureMaterialized();
     recordCount++;
-    if (writer == null && sampler != null) {
-      sampler.add(recordKey.getSegments(), recordKey.getOffset(), recordKey.getSizeInBytes(), row);
-      pending.add(recordKey, seqCounter, row);
-      if (sampler.full() || pending.sizeInBytes() >= PENDING_BYTES_LIMIT) {
-        openWriter();
-      }
-      return;
-    }
-    if (writer == null) {
-      openWriter();
-    }
-    write(
+    writer.add(
         recordKey.getSegments(),
         recordKey.getOffset(),
         recordKey.getSizeInBytes(),
         seqCounter,
         row);
-  }
-
-  private void openWriter() throws IOException {
-    ParquetWriterBuilder<BinaryRowData> builder =
-        new ParquetWriterBuilder<>(outputFile, writeSupport)
-            .withConf(configuration)
-            .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-            .withCompressionCodec(codec.parquetName())
-            .withDictionaryEncoding(dictionary);
-    if (sampler != null) {
-      for (String column : sampler.columnsWithoutDictionary()) {
-        builder.withDictionaryEncoding(column, false);
-      }
-    }
-    writer = builder.build();
-    if (pending != null) {
-      pending.drainTo(this::write);
-    }
-  }
-
-  private void write(
-      MemorySegment[] keySegments, int keyOffset, int keyLength, long seqCounter, BinaryRowData row)
-      throws IOException {
-    if (metaColumns != null) {
-      metaColumns.next(keySegments, keyOffset, keyLength, seqCounter);
-    }
-    writer.write(row);
   }
 
   @Override
@@ -122,19 +79,12 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
 
   @Override
   public long bufferedBytes() {
-    if (writer != null) {
-      return writer.getDataSize();
-    }
-    return pending == null ? 0 : pending.sizeInBytes();
+    return writer.bufferedBytes();
   }
 
   @Override
   public BlockBuffer finishBlock() throws IOException {
-    if (writer == null) {
-      openWriter();
-    }
-    writer.close();
-    writer = null;
+    writer.finish();
     recordCount = 0;
     return content;
   }

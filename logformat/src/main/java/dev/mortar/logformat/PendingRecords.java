@@ -6,10 +6,9 @@ import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
-import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
- * Copies of the first records of a block, held until the block's writer is opened (the caller's
+ * Copies of the first records of a block or file, held until its writer is opened (the caller's
  * rows may be reused as soon as they are added). Each record's key bytes and row bytes lie side by
  * side in one array, which, with the index arrays, is reused from block to block and only grows.
  */
@@ -42,8 +41,16 @@ final class PendingRecords {
     this.row = new BinaryRowData(rowArity);
   }
 
-  void add(BinaryStringData key, long seqCounter, BinaryRowData record) {
-    int keyLength = key.getSizeInBytes();
+  /**
+   * Holds a record whose key is {@code keyLength} bytes at {@code keyOffset} of {@code
+   * keySegments}.
+   */
+  void add(
+      MemorySegment[] keySegments,
+      int keyOffset,
+      int keyLength,
+      long seqCounter,
+      BinaryRowData record) {
     int rowLength = record.getSizeInBytes();
     ensureRoom(keyLength + rowLength);
     if (count == seqCounters.length) {
@@ -54,7 +61,7 @@ final class PendingRecords {
     positions[3 * count + 1] = keyLength;
     positions[3 * count + 2] = rowLength;
     seqCounters[count] = seqCounter;
-    BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), bytes, size, keyLength);
+    BinarySegmentUtils.copyToBytes(keySegments, keyOffset, bytes, size, keyLength);
     size += keyLength;
     BinarySegmentUtils.copyToBytes(
         record.getSegments(), record.getOffset(), bytes, size, rowLength);

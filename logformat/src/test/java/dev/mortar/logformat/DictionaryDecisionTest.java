@@ -2,6 +2,9 @@ package dev.mortar.logformat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.logformat.read.FileSystemInputFile;
+import dev.mortar.logformat.read.ParquetRowReader;
+import dev.mortar.logformat.read.StoredRowType;
 import dev.mortar.testing.Seeds;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -21,6 +24,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -29,8 +33,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The dictionary decision of a block: columns whose first values rarely repeat go without a
- * dictionary, the others keep it and get a dictionary page on disk.
+ * The dictionary decision of a log block and of a base file: columns whose first values rarely
+ * repeat go without a dictionary, the others keep it and get a dictionary page on disk.
  */
 class DictionaryDecisionTest {
   private static final String[] COUNTRIES = {"de", "fr", "it", "es", "nl", "pl", "se", "dk"};
@@ -58,13 +62,23 @@ class DictionaryDecisionTest {
           });
   private static final int RECORDS = 3000;
 
+  /** The columns whose sample keeps the dictionary, given the values {@link Rows} writes. */
+  private static final String[] KEEPING = {
+    "_hoodie_commit_time",
+    "_hoodie_partition_path",
+    "_hoodie_file_name",
+    "country",
+    "amount",
+    "small_int"
+  };
+
   @TempDir java.nio.file.Path dir;
 
   @Test
   void columnsWhoseFirstValuesRarelyRepeatGoWithoutDictionary() {
     long seed = Seeds.seed("columnsWhoseFirstValuesRarelyRepeatGoWithoutDictionary");
-    DictionarySampler sampler = new DictionarySampler(ROW_TYPE, true);
-    Rows rows = new Rows(seed);
+    DictionarySampler sampler = new DictionarySampler(ROW_TYPE, 0, true);
+    Rows rows = new Rows(seed, 0);
     while (!sampler.full()) {
       BinaryStringData key = rows.next();
       sampler.add(key.getSegments(), key.getOffset(), key.getSizeInBytes(), rows.row);
@@ -92,48 +106,97 @@ class DictionaryDecisionTest {
             true,
             true,
             new BlockBuffer(1 << 16));
-    Rows rows = new Rows(seed);
+    Rows rows = new Rows(seed, 0);
     for (int i = 0; i < RECORDS; i++) {
       builder.add(rows.next(), i, rows.row);
     }
-    assertThat(dictionaryPages(builder.finishBlock()))
-        .as("seed %d", seed)
-        .containsExactlyInAnyOrder(
-            "_hoodie_commit_time",
-            "_hoodie_partition_path",
-            "_hoodie_file_name",
-            "country",
-            "amount",
-            "small_int");
+    java.nio.file.Path file = dir.resolve("block.parquet");
+    BlockBuffer content = builder.finishBlock();
+    Files.write(file, Arrays.copyOf(content.array(), content.size()));
+    assertThat(dictionaryPages(file)).as("seed %d", seed).containsExactlyInAnyOrder(KEEPING);
   }
 
-  /** Rows of {@link #ROW_TYPE}, written one at a time into one reused row. */
+  @Test
+  void aBaseFileDecidesFromItsFirstRowsAndKeepsThemInOrder() throws Exception {
+    long seed = Seeds.seed("aBaseFileDecidesFromItsFirstRowsAndKeepsThemInOrder");
+    Path file = new Path(dir.resolve("base.parquet").toUri());
+    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
+    List<String> written = new ArrayList<>();
+    try (BaseFileWriter writer =
+        new BaseFileWriter(
+            fs,
+            file,
+            ROW_TYPE,
+            AvroSchemas.of(ROW_TYPE, "record", true),
+            ParquetCodec.SNAPPY,
+            1 << 20,
+            true)) {
+      Rows rows = new Rows(seed, StoredRowType.META_FIELD_COUNT);
+      for (int i = 0; i < RECORDS; i++) {
+        rows.next();
+        written.add(rows.row.getString(StoredRowType.RECORD_KEY) + "/" + rows.row.getLong(8));
+        writer.write(rows.row);
+      }
+      assertThat(writer.finish().records()).isEqualTo(RECORDS);
+    }
+    assertThat(dictionaryPages(java.nio.file.Path.of(file.toUri())))
+        .as("seed %d", seed)
+        .containsExactlyInAnyOrder(KEEPING);
+    List<String> read = new ArrayList<>();
+    new ParquetRowReader(StoredRowType.of(ROW_TYPE))
+        .read(
+            new FileSystemInputFile(fs, file),
+            row -> read.add(row.getString(StoredRowType.RECORD_KEY) + "/" + row.getLong(8)));
+    assertThat(read).as("seed %d: the held rows went first", seed).isEqualTo(written);
+  }
+
+  /**
+   * Rows of {@link #ROW_TYPE} at {@code firstDataField} onwards, written one at a time into one
+   * reused row; from position 0, a stored row's meta fields: one of three delta commits, a sequence
+   * number and the record key per row, one partition and one log file.
+   */
   private static final class Rows {
-    final BinaryRowData row = new BinaryRowData(ROW_TYPE.getFieldCount());
-    private final BinaryRowWriter writer = new BinaryRowWriter(row);
+    final BinaryRowData row;
+    private final BinaryRowWriter writer;
+    private final int at;
     private final SplittableRandom random;
     private int count;
 
-    Rows(long seed) {
+    Rows(long seed, int firstDataField) {
+      this.row = new BinaryRowData(firstDataField + ROW_TYPE.getFieldCount());
+      this.writer = new BinaryRowWriter(row);
+      this.at = firstDataField;
       this.random = new SplittableRandom(seed);
     }
 
     /** Writes the next row into {@link #row}; returns its record key. */
     BinaryStringData next() {
+      BinaryStringData key = BinaryStringData.fromString("key-" + count);
       writer.reset();
-      writer.writeString(0, StringData.fromString(Long.toHexString(random.nextLong()) + count));
-      writer.writeString(1, StringData.fromString(COUNTRIES[random.nextInt(COUNTRIES.length)]));
-      writer.writeLong(2, random.nextInt(500) * 100L);
-      writer.writeLong(3, random.nextLong());
-      writer.writeInt(4, random.nextInt(100));
+      if (at > 0) {
+        String commit = "2026010100000000" + random.nextInt(3);
+        writer.writeString(StoredRowType.COMMIT_TIME, StringData.fromString(commit));
+        writer.writeString(
+            StoredRowType.COMMIT_SEQNO, StringData.fromString(commit + "_0_" + count));
+        writer.writeString(StoredRowType.RECORD_KEY, key);
+        writer.writeString(StoredRowType.PARTITION_PATH, StringData.fromString("p"));
+        writer.writeString(StoredRowType.FILE_NAME, StringData.fromString(".f-0_0.log.1_0-1-0"));
+      }
+      writer.writeString(at, StringData.fromString(Long.toHexString(random.nextLong()) + count));
+      writer.writeString(
+          at + 1, StringData.fromString(COUNTRIES[random.nextInt(COUNTRIES.length)]));
+      writer.writeLong(at + 2, random.nextInt(500) * 100L);
+      writer.writeLong(at + 3, random.nextLong());
+      writer.writeInt(at + 4, random.nextInt(100));
       writer.writeTimestamp(
-          5,
+          at + 5,
           TimestampData.fromEpochMillis(random.nextLong(1L << 40), random.nextInt(1_000_000)),
           6);
-      writer.writeBoolean(6, random.nextBoolean());
-      writer.setNullAt(7);
+      writer.writeBoolean(at + 6, random.nextBoolean());
+      writer.setNullAt(at + 7);
       writer.complete();
-      return BinaryStringData.fromString("key-" + count++);
+      count++;
+      return key;
     }
   }
 
@@ -149,10 +212,8 @@ class DictionaryDecisionTest {
     assertThat(DictionaryDecision.paysOff(1024, 1021, 8, page)).isFalse();
   }
 
-  /** The columns of a one-row-group block that have a dictionary page. */
-  private List<String> dictionaryPages(BlockBuffer content) throws Exception {
-    java.nio.file.Path file = dir.resolve("block.parquet");
-    Files.write(file, Arrays.copyOf(content.array(), content.size()));
+  /** The columns of a one-row-group Parquet file that have a dictionary page. */
+  private static List<String> dictionaryPages(java.nio.file.Path file) throws Exception {
     List<String> columns = new ArrayList<>();
     try (ParquetFileReader reader =
         ParquetFileReader.open(

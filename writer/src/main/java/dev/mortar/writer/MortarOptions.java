@@ -44,8 +44,11 @@ public final class MortarOptions {
   public static final ConfigOption<Boolean> LOG_PARQUET_DICTIONARY =
       LogFormatOptions.PARQUET_DICTIONARY;
 
-  /** The per-column dictionary decision of parquet data blocks (the log format module's option). */
-  public static final ConfigOption<Boolean> LOG_PARQUET_DICTIONARY_PER_COLUMN =
+  /**
+   * The per-column dictionary decision of parquet data blocks and base files (the log format
+   * module's option).
+   */
+  public static final ConfigOption<Boolean> PARQUET_DICTIONARY_PER_COLUMN =
       LogFormatOptions.PARQUET_DICTIONARY_PER_COLUMN;
 
   /** Whether records carry Hudi's meta fields (the writer module's option). */
@@ -151,7 +154,7 @@ public final class MortarOptions {
         LOG_BLOCK_FORMAT,
         LOG_PARQUET_CODEC,
         LOG_PARQUET_DICTIONARY,
-        LOG_PARQUET_DICTIONARY_PER_COLUMN,
+        PARQUET_DICTIONARY_PER_COLUMN,
         LOG_MAX_FILE_SIZE,
         LOG_MAX_BLOCK_SIZE,
         LOG_DIRECT_IO,

@@ -73,6 +73,7 @@ public final class CompactOperator extends AbstractStreamOperator<CompactionResu
             table.orderingField(),
             settings.logWriterOptions().parquetCodec(),
             BASE_FILE_ROW_GROUP_BYTES,
+            settings.logWriterOptions().parquetDictionaryPerColumn(),
             subtask + "-" + tasks + "-" + attempt,
             pool);
     mailbox =

@@ -42,6 +42,7 @@ final class FileGroupCompactor implements AutoCloseable {
   private final Schema storedSchema;
   private final ParquetCodec codec;
   private final long rowGroupBytes;
+  private final boolean dictionaryPerColumn;
   private final String writeToken;
   private final SliceMerger merger;
 
@@ -54,6 +55,7 @@ final class FileGroupCompactor implements AutoCloseable {
       String orderingField,
       ParquetCodec codec,
       long rowGroupBytes,
+      boolean dictionaryPerColumn,
       String writeToken,
       PagePool pool) {
     this.fs = fs;
@@ -63,6 +65,7 @@ final class FileGroupCompactor implements AutoCloseable {
     this.storedSchema = storedSchema;
     this.codec = codec;
     this.rowGroupBytes = rowGroupBytes;
+    this.dictionaryPerColumn = dictionaryPerColumn;
     this.writeToken = writeToken;
     this.merger =
         new SliceMerger(
@@ -86,7 +89,8 @@ final class FileGroupCompactor implements AutoCloseable {
     SliceMerger.Counts counts;
     BaseFileStat written;
     try (BaseFileWriter writer =
-        new BaseFileWriter(fs, file, dataType, storedSchema, codec, rowGroupBytes)) {
+        new BaseFileWriter(
+            fs, file, dataType, storedSchema, codec, rowGroupBytes, dictionaryPerColumn)) {
       counts = merger.merge(partitionDir, task.baseFileName(), task.logFileNames(), writer);
       written = writer.finish();
     } catch (IOException | RuntimeException e) {

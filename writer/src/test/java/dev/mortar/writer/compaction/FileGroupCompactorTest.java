@@ -58,19 +58,25 @@ class FileGroupCompactorTest {
 
   @TempDir Path dir;
 
-  @ParameterizedTest(name = "{0} blocks, pool of {1} pages")
-  @CsvSource({"AVRO, 4", "AVRO, 4096", "PARQUET, 6", "PARQUET, 4096"})
-  void theBaseFileHoldsTheLatestLiveRecordPerKey(LogBlockFormat format, int poolPages)
-      throws Exception {
+  @ParameterizedTest(name = "{0} blocks, pool of {1} pages, dictionary per column {2}")
+  @CsvSource({"AVRO, 4, true", "AVRO, 4096, false", "PARQUET, 6, false", "PARQUET, 4096, true"})
+  void theBaseFileHoldsTheLatestLiveRecordPerKey(
+      LogBlockFormat format, int poolPages, boolean dictionaryPerColumn) throws Exception {
     long seed = Seeds.seed("FileGroupCompactorTest");
-    LOG.info("seed {} for {} blocks, {} pages", seed, format, poolPages);
+    LOG.info(
+        "seed {} for {} blocks, {} pages, dictionary per column {}",
+        seed,
+        format,
+        poolPages,
+        dictionaryPerColumn);
     SplittableRandom random = new SplittableRandom(seed);
     org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
     FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
     Map<Long, Model> model = new HashMap<>();
 
     CompactionTask first = writeSlice(fs, base, format, random, model, 1, 4, null);
-    CompactionWriteStat firstStat = compact(fs, base, first, poolPages, "0-1-0");
+    CompactionWriteStat firstStat =
+        compact(fs, base, first, poolPages, dictionaryPerColumn, "0-1-0");
     assertThat(readBaseFile(fs, base, firstStat.baseFileName()))
         .as("seed %s", seed)
         .isEqualTo(expected(model));
@@ -78,7 +84,8 @@ class FileGroupCompactorTest {
     model.values().removeIf(change -> change.name == null); // a compacted delete leaves nothing
     CompactionTask second =
         writeSlice(fs, base, format, random, model, 5, 3, firstStat.baseFileName());
-    CompactionWriteStat secondStat = compact(fs, base, second, poolPages, "0-1-0");
+    CompactionWriteStat secondStat =
+        compact(fs, base, second, poolPages, dictionaryPerColumn, "0-1-0");
     assertThat(readBaseFile(fs, base, secondStat.baseFileName()))
         .as("seed %s", seed)
         .isEqualTo(expected(model));
@@ -104,8 +111,8 @@ class FileGroupCompactorTest {
     Map<Long, Model> model = new HashMap<>();
     CompactionTask task = writeSlice(fs, base, LogBlockFormat.AVRO, random, model, 1, 3, null);
 
-    CompactionWriteStat earlier = compact(fs, base, task, 4096, "0-1-0");
-    CompactionWriteStat again = compact(fs, base, task, 4096, "1-1-1");
+    CompactionWriteStat earlier = compact(fs, base, task, 4096, true, "0-1-0");
+    CompactionWriteStat again = compact(fs, base, task, 4096, true, "1-1-1");
 
     org.apache.hadoop.fs.Path partition = new org.apache.hadoop.fs.Path(base, PARTITION);
     assertThat(fs.exists(new org.apache.hadoop.fs.Path(partition, earlier.baseFileName())))
@@ -203,6 +210,7 @@ class FileGroupCompactorTest {
       org.apache.hadoop.fs.Path base,
       CompactionTask task,
       int poolPages,
+      boolean dictionaryPerColumn,
       String token)
       throws Exception {
     int pageSize = 4096;
@@ -217,6 +225,7 @@ class FileGroupCompactorTest {
                 "ts",
                 ParquetCodec.SNAPPY,
                 1 << 20,
+                dictionaryPerColumn,
                 token,
                 pool)) {
       return compactor.compact(task);
