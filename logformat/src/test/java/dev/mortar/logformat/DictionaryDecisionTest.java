@@ -31,6 +31,8 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The dictionary decision of a log block and of a base file: columns whose first values rarely
@@ -48,6 +50,7 @@ class DictionaryDecisionTest {
             new IntType(),
             new TimestampType(6),
             new BooleanType(),
+            VarCharType.STRING_TYPE,
             VarCharType.STRING_TYPE
           },
           new String[] {
@@ -58,7 +61,8 @@ class DictionaryDecisionTest {
             "small_int",
             "random_micros",
             "flag",
-            "always_null"
+            "always_null",
+            "distinct_then_few"
           });
   private static final int RECORDS = 3000;
 
@@ -90,7 +94,8 @@ class DictionaryDecisionTest {
             "_hoodie_record_key",
             "random_text",
             "random_id",
-            "random_micros");
+            "random_micros",
+            "distinct_then_few");
     assertThat(sampler.full()).as("a decision starts the next block's sample").isFalse();
   }
 
@@ -116,8 +121,13 @@ class DictionaryDecisionTest {
     assertThat(dictionaryPages(file)).as("seed %d", seed).containsExactlyInAnyOrder(KEEPING);
   }
 
-  @Test
-  void aBaseFileDecidesFromItsFirstRowsAndKeepsThemInOrder() throws Exception {
+  /**
+   * Without the decision parquet-mr keeps a dictionary for {@code distinct_then_few}, whose values
+   * repeat only after the sample; the random columns fall back to plain encoding either way.
+   */
+  @ParameterizedTest(name = "dictionary per column {0}")
+  @ValueSource(booleans = {true, false})
+  void aBaseFileDecidesFromItsFirstRowsAndKeepsThemInOrder(boolean perColumn) throws Exception {
     long seed = Seeds.seed("aBaseFileDecidesFromItsFirstRowsAndKeepsThemInOrder");
     Path file = new Path(dir.resolve("base.parquet").toUri());
     FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
@@ -130,7 +140,7 @@ class DictionaryDecisionTest {
             AvroSchemas.of(ROW_TYPE, "record", true),
             ParquetCodec.SNAPPY,
             1 << 20,
-            true)) {
+            perColumn)) {
       Rows rows = new Rows(seed, StoredRowType.META_FIELD_COUNT);
       for (int i = 0; i < RECORDS; i++) {
         rows.next();
@@ -139,9 +149,13 @@ class DictionaryDecisionTest {
       }
       assertThat(writer.finish().records()).isEqualTo(RECORDS);
     }
+    List<String> expected = new ArrayList<>(List.of(KEEPING));
+    if (!perColumn) {
+      expected.add("distinct_then_few");
+    }
     assertThat(dictionaryPages(java.nio.file.Path.of(file.toUri())))
         .as("seed %d", seed)
-        .containsExactlyInAnyOrder(KEEPING);
+        .containsExactlyInAnyOrderElementsOf(expected);
     List<String> read = new ArrayList<>();
     new ParquetRowReader(StoredRowType.of(ROW_TYPE))
         .read(
@@ -194,6 +208,9 @@ class DictionaryDecisionTest {
           6);
       writer.writeBoolean(at + 6, random.nextBoolean());
       writer.setNullAt(at + 7);
+      String distinctThenFew =
+          count < DictionaryDecision.SAMPLE_SIZE ? "first-" + count : "then-" + count % 4;
+      writer.writeString(at + 8, StringData.fromString(distinctThenFew));
       writer.complete();
       count++;
       return key;
