@@ -25,10 +25,10 @@ import org.apache.parquet.io.api.RecordConsumer;
  * filter (readers need none, and a bucket-indexed table is never looked up by one).
  *
  * <p>With the dictionary decided per column, the file's first rows decide it, as a log block's do
- * ({@link DeferredParquetWriter}): the rows the file begins with, base file rows or merged log
- * records, are the ones it holds. The file is created once the writer opens (never overwritten) and
- * is complete only once {@link #finish()} returned; a writer closed without finishing may leave a
- * partial file for the caller to delete.
+ * ({@link DeferredParquetWriter}): whatever rows it begins with (the previous base file's, or
+ * merged log records) are the sample. The file is created once the writer opens (never overwritten)
+ * and is complete only once {@link #finish()} returned; a writer closed without finishing may leave
+ * a partial file for the caller to delete.
  */
 public final class BaseFileWriter implements Closeable {
   private static final String MIN_KEY = "hoodie_min_record_key";
@@ -88,6 +88,7 @@ public final class BaseFileWriter implements Closeable {
     if (maxKey == null || key.compareTo(maxKey) > 0) {
       maxKey = key.copy();
     }
+    // No sequence number counter: the stored row carries its own sequence number.
     writer.add(key.getSegments(), key.getOffset(), key.getSizeInBytes(), 0, stored);
     records++;
   }
