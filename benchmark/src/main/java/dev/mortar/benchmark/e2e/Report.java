@@ -1,6 +1,8 @@
 package dev.mortar.benchmark.e2e;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +12,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 
 /**
  * The figures of one harness run and their summary per variant and system: medians with min and max
@@ -21,6 +25,7 @@ import java.util.function.ToDoubleFunction;
 public record Report(
     String command,
     Machine machine,
+    Software software,
     List<String> jvmFlags,
     List<RunFigures> runs,
     List<Failure> failures,
@@ -48,6 +53,31 @@ public record Report(
           os.getTotalMemorySize(),
           System.getProperty("os.name") + " " + System.getProperty("os.version"),
           System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    }
+  }
+
+  /**
+   * The Flink and Paimon versions on the class path the harness and its child JVMs share: the Flink
+   * line the benchmark jar was built for ({@code bin/benchmark --flink}).
+   *
+   * @param paimon the version of Paimon's Flink connector, or "none" without one
+   */
+  public record Software(String flink, String paimon) {
+    private static final String PAIMON_POM =
+        "META-INF/maven/org.apache.paimon/paimon-flink-common/pom.properties";
+
+    static Software current() {
+      String paimon = "none";
+      try (InputStream pom = Report.class.getClassLoader().getResourceAsStream(PAIMON_POM)) {
+        if (pom != null) {
+          Properties properties = new Properties();
+          properties.load(pom);
+          paimon = properties.getProperty("version");
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading " + PAIMON_POM + " from the class path", e);
+      }
+      return new Software(EnvironmentInformation.getVersion(), paimon);
     }
   }
 
@@ -97,7 +127,8 @@ public record Report(
                 outcome.log().toString()));
       }
     }
-    return new Report(command, Machine.current(), jvmFlags, runs, failures, summarize(runs));
+    return new Report(
+        command, Machine.current(), Software.current(), jvmFlags, runs, failures, summarize(runs));
   }
 
   private static List<Row> summarize(List<RunFigures> runs) {
@@ -188,6 +219,7 @@ public record Report(
             machine.memoryBytes() / 1e9,
             machine.os(),
             machine.java()));
+    md.append(String.format("- Flink %s, Paimon %s%n", software.flink(), software.paimon()));
     md.append("- every run in its own JVM: `")
         .append(String.join(" ", jvmFlags).replaceAll("--add-opens=\\S+ ?", ""))
         .append("` (+ Flink's --add-opens list)\n\n");

@@ -40,6 +40,12 @@ class HarnessSmokeTest {
 
     JsonNode results = Json.MAPPER.readTree(dir.resolve("results.json").toFile());
     assertThat(results.get("failures")).as(results.get("failures").toString()).isEmpty();
+    // The line the module's build put on the class path (surefire's system properties).
+    JsonNode software = results.get("software");
+    assertThat(software.get("flink").asText())
+        .isEqualTo(System.getProperty("mortar.flink.version"));
+    assertThat(software.get("paimon").asText())
+        .isEqualTo(System.getProperty("mortar.paimon.version"));
     List<String> ran = new ArrayList<>();
     for (JsonNode run : results.get("runs")) {
       ran.add(run.get("system").asText());
@@ -64,7 +70,12 @@ class HarnessSmokeTest {
 
     String markdown = Files.readString(dir.resolve("results.md"));
     assertThat(markdown)
-        .contains("## schema1 P=1", "| paimon |", "| mortar-avro |", "| blackhole |");
+        .contains(
+            "## schema1 P=1",
+            "| paimon |",
+            "| mortar-avro |",
+            "| blackhole |",
+            "- Flink " + System.getProperty("mortar.flink.version") + ", Paimon ");
     for (String chart :
         List.of("throughput.png", "vs-blackhole.png", "cpu-per-row.png", "mb-per-s.png")) {
       byte[] png = Files.readAllBytes(dir.resolve(chart));
