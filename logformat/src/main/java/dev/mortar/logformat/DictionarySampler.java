@@ -32,6 +32,13 @@ import org.apache.parquet.column.ParquetProperties;
  * sequence number is distinct in every record and never gets one.
  */
 final class DictionarySampler {
+  /**
+   * The dictionary page size the writers keep, parquet-mr's default; read through a call, as an
+   * inlined constant would leave the bundle a reference to a class it relocates.
+   */
+  private static final int DICTIONARY_PAGE_BYTES =
+      ParquetProperties.builder().build().getDictionaryPageSizeThreshold();
+
   private static final int RECORD_KEY = 2;
   private static final int SEQUENCE_NUMBER = 1;
 
@@ -85,8 +92,7 @@ final class DictionarySampler {
     this.columns = names.toArray(String[]::new);
     this.fields = positions.stream().mapToInt(Integer::intValue).toArray();
     this.kinds = sampledKinds.toArray(Kind[]::new);
-    this.decision =
-        new DictionaryDecision(columns.length, ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE);
+    this.decision = new DictionaryDecision(columns.length, DICTIONARY_PAGE_BYTES);
   }
 
   /** Whether enough records were sampled to decide. */
