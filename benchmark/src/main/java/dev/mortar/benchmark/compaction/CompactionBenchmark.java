@@ -1,5 +1,6 @@
 package dev.mortar.benchmark.compaction;
 
+import dev.mortar.benchmark.ThreadCpuSampler;
 import dev.mortar.benchmark.e2e.Flags;
 import dev.mortar.benchmark.e2e.ProcessMeters;
 import dev.mortar.benchmark.workload.WorkloadSchema;
@@ -23,6 +24,9 @@ import org.apache.flink.configuration.MemorySize;
  * Hudi's reader then reads both systems' compacted tables, which must hold the same rows.
  */
 public final class CompactionBenchmark {
+  /** How often the compaction threads' CPU time is read: a thread that ends loses at most this. */
+  private static final long COMPACTION_THREAD_PERIOD_MILLIS = 10;
+
   private CompactionBenchmark() {}
 
   static Flags flags() {
@@ -166,14 +170,17 @@ public final class CompactionBenchmark {
       throws Exception {
     System.gc();
     ProcessMeters.resetHeapPeak();
-    ThreadCpuSampler compactionThreads = ThreadCpuSampler.start(compactor.compactionThreadPrefix());
+    String prefix = compactor.compactionThreadPrefix();
+    ThreadCpuSampler compactionThreads =
+        ThreadCpuSampler.start(
+            name -> name.startsWith(prefix) ? prefix : null, COMPACTION_THREAD_PERIOD_MILLIS);
     ProcessMeters.Reading spent;
     long compactionThreadNanos;
     try (compactionThreads) {
       ProcessMeters.Reading before = ProcessMeters.read();
       compactor.compactPending(plans.table());
       spent = ProcessMeters.read().minus(before);
-      compactionThreadNanos = compactionThreads.stopAndSumNanos();
+      compactionThreadNanos = compactionThreads.stopAndSumByGroup().getOrDefault(prefix, 0L);
     }
     return new CompactionFigures(
         schema,

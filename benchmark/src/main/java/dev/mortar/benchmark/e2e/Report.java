@@ -91,6 +91,7 @@ public record Report(
    * @param vsPaimon end-to-end rows/s divided by Paimon's, repeat by repeat: a compacting system's
    *     by {@code paimon-compacting}'s when that ran, every other system's by {@code paimon}'s
    * @param vsBlackhole end-to-end rows/s divided by the blackhole's, repeat by repeat
+   * @param cpuByThread CPU µs per row by thread group ({@link CpuByThread}), over repeats
    * @param filesLeft what the last repeat's job left in its table ({@link RunFigures#filesLeft})
    */
   public record Row(
@@ -108,6 +109,7 @@ public record Report(
       Spread vsPaimon,
       Spread vsBlackhole,
       boolean leakFree,
+      Map<String, Spread> cpuByThread,
       Map<String, Long> filesLeft) {}
 
   static Report of(String command, List<String> jvmFlags, List<ChildJvm.Outcome> outcomes) {
@@ -174,9 +176,20 @@ public record Report(
                               blackhole,
                               (a, b) -> a.endToEndRowsPerSec() / b.endToEndRowsPerSec()),
                           list.stream().allMatch(RunFigures::leakFree),
+                          cpuByThread(list),
                           list.get(list.size() - 1).filesLeft())));
         });
     return rows;
+  }
+
+  /** Each thread group's CPU µs per row over {@code runs}, in report order. */
+  private static Map<String, Spread> cpuByThread(List<RunFigures> runs) {
+    Map<String, Spread> spreads = new LinkedHashMap<>();
+    for (String group : CpuByThread.GROUPS) {
+      spreads.put(
+          group, spread(runs, run -> run.cpuMicrosPerRowByThread().getOrDefault(group, 0.0)));
+    }
+    return spreads;
   }
 
   private static Spread spread(List<RunFigures> runs, ToDoubleFunction<RunFigures> figure) {
@@ -265,6 +278,7 @@ public record Report(
             .append(" |\n");
       }
       md.append('\n');
+      appendCpuByThread(md, variant);
       appendFilesLeft(md, variant);
     }
     if (!failures.isEmpty()) {
@@ -287,11 +301,33 @@ public record Report(
             + " over the same window; CPU above source = minus the blackhole's, repeat by repeat;"
             + " tail = source's last row → job end; ratios are taken repeat by repeat (runs of a"
             + " repeat ran back to back); a compacting system's vs Paimon is against"
-            + " paimon-compacting when that ran. Leak check: writer pools report no pages out and heap"
+            + " paimon-compacting when that ran. CPU by thread: over the whole measured job, each"
+            + " thread's own CPU time by its name (the source task holds every operator chained to"
+            + " the source; GC and JIT are the JVM's threads, read from /proc on Linux; JVM other is"
+            + " the process's CPU minus every group before it). Leak check: writer pools report no pages out and heap"
             + " after full GC within "
             + (RunOne.LEAK_MARGIN_BYTES >> 20)
             + " MiB of its level after the warm-up job.\n");
     return md.toString();
+  }
+
+  /** The CPU µs per row of each thread group, one line per system of {@code variant}. */
+  private void appendCpuByThread(StringBuilder md, String variant) {
+    md.append("CPU µs per row by thread, whole job:\n\n| system | ")
+        .append(String.join(" | ", CpuByThread.GROUPS))
+        .append(" |\n|---|")
+        .append("---|".repeat(CpuByThread.GROUPS.length))
+        .append('\n');
+    for (Row row : summary) {
+      if (row.variant().equals(variant)) {
+        md.append("| ").append(row.system()).append(" |");
+        row.cpuByThread()
+            .values()
+            .forEach(spread -> md.append(' ').append(cell(spread, "%.1f")).append(" |"));
+        md.append('\n');
+      }
+    }
+    md.append('\n');
   }
 
   /** One line per table-writing system of {@code variant}: what its last repeat left on disk. */

@@ -15,6 +15,8 @@ import java.util.Map;
  * @param endToEndRowsPerSec rows divided by the measured window
  * @param cpuSecPerMillionRows process CPU seconds (all threads) per million rows
  * @param cores CPU seconds per wall second over the window
+ * @param cpuMicrosPerRowByThread CPU µs per row by thread group over the whole job ({@link
+ *     CpuByThread})
  * @param peakHeapBytes sum of the heap pools' peaks during the job
  * @param bytesOnDisk the table's files after the job (Hadoop {@code .crc} side files excluded)
  * @param heapBaselineBytes heap after a full GC once the warm-up job ended
@@ -42,6 +44,7 @@ public record RunFigures(
     double cpuSeconds,
     double cpuSecPerMillionRows,
     double cores,
+    Map<String, Double> cpuMicrosPerRowByThread,
     long gcMillis,
     long gcCount,
     long peakHeapBytes,

@@ -52,9 +52,14 @@ public final class RunOne {
       ProcessMeters.resetHeapPeak();
 
       Path table = root.resolve("table");
-      JobTimeline timeline = JobTimeline.start();
-      flink.runJob(spec.rows(), table);
-      timeline.stop();
+      Map<String, Double> cpuByThread;
+      JobTimeline timeline;
+      try (CpuByThread threads = CpuByThread.start()) {
+        timeline = JobTimeline.start();
+        flink.runJob(spec.rows(), table);
+        timeline.stop();
+        cpuByThread = threads.stopAndDivide(spec.rows());
+      }
 
       long peakHeap = ProcessMeters.heapPeakBytes();
       long bytesOnDisk = TableFiles.bytesOnDisk(table);
@@ -67,7 +72,15 @@ public final class RunOne {
         heapAfter = ProcessMeters.heapAfterFullGc();
       }
       return figures(
-          spec, timeline, peakHeap, bytesOnDisk, filesLeft, heapBaseline, heapAfter, poolBytesOut);
+          spec,
+          timeline,
+          cpuByThread,
+          peakHeap,
+          bytesOnDisk,
+          filesLeft,
+          heapBaseline,
+          heapAfter,
+          poolBytesOut);
     } finally {
       TableFiles.deleteRecursively(root);
     }
@@ -76,6 +89,7 @@ public final class RunOne {
   private static RunFigures figures(
       RunSpec spec,
       JobTimeline timeline,
+      Map<String, Double> cpuByThread,
       long peakHeap,
       long bytesOnDisk,
       Map<String, Long> filesLeft,
@@ -114,6 +128,7 @@ public final class RunOne {
         cpuSeconds,
         cpuSeconds / (spec.rows() / 1e6),
         cpuSeconds / seconds,
+        cpuByThread,
         timeline.whole().gcMillis(),
         timeline.whole().gcCount(),
         peakHeap,

@@ -37,6 +37,7 @@ class ReportTest {
         .contains("| mortar-avro | 300 [200–400] |")
         .contains("3.00× [2.00×–4.00×]")
         .contains("- mortar-avro: log files 12\n", "- paimon: log files 12\n")
+        .contains("| mortar-avro | 51.0 [50.0–52.0] | 0.0 [0.0–0.0] |")
         .doesNotContain("- blackhole");
   }
 
@@ -93,6 +94,7 @@ class ReportTest {
             1,
             cpuPerMillion,
             1,
+            Map.of(CpuByThread.SOURCE_TASK, 50.0 + repeat, CpuByThread.GC, 4.0),
             0,
             0,
             1,
