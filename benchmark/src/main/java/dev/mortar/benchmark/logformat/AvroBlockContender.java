@@ -101,7 +101,7 @@ public enum AvroBlockContender {
     private final StringData instant = StringData.fromString(BlockInput.INSTANT);
     private final StringData partition = StringData.fromString(BlockInput.PARTITION);
     private final StringData fileId = StringData.fromString(BlockInput.FILE_ID);
-    private final String seqnoPrefix = BlockInput.INSTANT + "_0_";
+    private final String seqnoPrefix = BlockInput.SEQNO_PREFIX;
     private BinaryEncoder encoder;
 
     GenericRecordEncoder(BlockInput input, RowType rowType, boolean writeTo) {

@@ -17,6 +17,10 @@ public final class BlockInput {
   public static final String PARTITION = "";
   public static final String FILE_ID = "00000000-6f1c-4d4e-9a2b-5c3d2e1f0a9b";
 
+  /** The sequence number of a record without its counter: {@code <instant>_<task partition>_}. */
+  public static final String SEQNO_PREFIX =
+      INSTANT + "_" + WRITE_TOKEN.substring(0, WRITE_TOKEN.indexOf('-')) + "_";
+
   public final WorkloadSchema schema;
   public final List<BinaryRowData> rows;
   public final List<BinaryStringData> keys;
@@ -25,6 +29,14 @@ public final class BlockInput {
     this.schema = schema;
     this.rows = rows;
     this.keys = keys;
+  }
+
+  /**
+   * The five meta field values Mortar writes for the record with {@code key} that is number {@code
+   * counter} of its block, in {@code AvroSchemas.META_FIELDS} order.
+   */
+  public static String[] metaFieldValues(BinaryStringData key, int counter) {
+    return new String[] {INSTANT, SEQNO_PREFIX + counter, key.toString(), PARTITION, FILE_ID};
   }
 
   public static BlockInput generate(WorkloadSchema schema, int records, long seed) {

@@ -29,7 +29,13 @@ public class ParquetBlockBenchmark extends ThroughputBenchmark {
   @Param({"true", "false"})
   public boolean dictionary;
 
-  @Param({"MORTAR", "ROW_DATA_GETTERS", "MORTAR_DICTIONARY_PER_COLUMN"})
+  @Param({
+    "MORTAR",
+    "ROW_DATA_GETTERS",
+    "MORTAR_DICTIONARY_PER_COLUMN",
+    "PAIMON",
+    "PARQUET_MR_FLOOR"
+  })
   public ParquetBlockContender contender;
 
   private ParquetBlockContender.Encoder encoder;

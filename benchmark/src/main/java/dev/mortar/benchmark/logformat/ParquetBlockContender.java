@@ -18,6 +18,8 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.Binary;
 
 /**
@@ -33,6 +35,11 @@ import org.apache.parquet.io.api.Binary;
  *   <li>{@link #MORTAR_DICTIONARY_PER_COLUMN}: {@link #MORTAR} with the dictionary decided per
  *       column from the block's first records (the default of {@code
  *       log.parquet.dictionary.per-column}); its blocks differ where a column goes without.
+ *   <li>{@link #PAIMON}: Paimon's own Parquet writer ({@link PaimonParquetEncoder}) on the same
+ *       columns, every column trying a dictionary (when it is on), as in Paimon's tables.
+ *   <li>{@link #PARQUET_MR_FLOOR}: parquet-mr alone, fed values made in set-up ({@link
+ *       ParquetFloorEncoder}); it writes {@link #MORTAR_DICTIONARY_PER_COLUMN}'s bytes. Flat rows
+ *       of the workloads' types only.
  * </ul>
  *
  * All open a new parquet-mr writer per block.
@@ -40,7 +47,9 @@ import org.apache.parquet.io.api.Binary;
 public enum ParquetBlockContender {
   MORTAR,
   ROW_DATA_GETTERS,
-  MORTAR_DICTIONARY_PER_COLUMN;
+  MORTAR_DICTIONARY_PER_COLUMN,
+  PAIMON,
+  PARQUET_MR_FLOOR;
 
   /** Writes blocks of the workload input. */
   public Encoder prepare(BlockInput input, ParquetCodec codec, boolean dictionary) {
@@ -61,7 +70,26 @@ public enum ParquetBlockContender {
           new MortarEncoder(rowType, avroSchema, rows, keys, codec, dictionary, true);
       case ROW_DATA_GETTERS ->
           new RowDataGettersEncoder(rowType, avroSchema, rows, keys, codec, dictionary);
+      case PAIMON -> new PaimonParquetEncoder(rowType, rows, keys, codec, dictionary);
+      case PARQUET_MR_FLOOR -> new ParquetFloorEncoder(rowType, rows, keys, codec, dictionary);
     };
+  }
+
+  /**
+   * A parquet-mr writer of one block into {@code file} with {@code writeSupport}, at the codec and
+   * dictionary setting of the run (the parquet-mr contenders' settings, those of Mortar's writer).
+   */
+  static <T> ParquetWriterBuilder<T> blockWriter(
+      OutputFile file,
+      WriteSupport<T> writeSupport,
+      Configuration configuration,
+      ParquetCodec codec,
+      boolean dictionary) {
+    return new ParquetWriterBuilder<>(file, writeSupport)
+        .withConf(configuration)
+        .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+        .withCompressionCodec(codec.parquetName())
+        .withDictionaryEncoding(dictionary);
   }
 
   /** One contender set up for one input. */
@@ -130,7 +158,7 @@ public enum ParquetBlockContender {
     private final Binary instant = Binary.fromString(BlockInput.INSTANT);
     private final Binary partition = Binary.fromString(BlockInput.PARTITION);
     private final Binary fileId = Binary.fromString(BlockInput.FILE_ID);
-    private final String seqnoPrefix = BlockInput.INSTANT + "_0_";
+    private final String seqnoPrefix = BlockInput.SEQNO_PREFIX;
 
     RowDataGettersEncoder(
         RowType rowType,
@@ -149,12 +177,7 @@ public enum ParquetBlockContender {
     @Override
     public int encodeBlock() throws IOException {
       ParquetWriter<RowData> writer =
-          new ParquetWriterBuilder<>(outputFile, writeSupport)
-              .withConf(configuration)
-              .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-              .withCompressionCodec(codec.parquetName())
-              .withDictionaryEncoding(dictionary)
-              .build();
+          blockWriter(outputFile, writeSupport, configuration, codec, dictionary).build();
       for (int i = 0; i < rows.size(); i++) {
         writeSupport.setMetaValues(
             instant,

@@ -18,6 +18,6 @@ class LogBlockBenchmarkSmokeTest {
                     .include(ParquetBlockBenchmark.class.getName() + ".encodeBlock")
                     .include(LocalFileWriteBenchmark.class.getName() + ".writeBlock")
                     .warmupIterations(0)))
-        .hasSize(2 * 3 + 2 * 4 * 2 * 3 + 3);
+        .hasSize(2 * 3 + 2 * 4 * 2 * ParquetBlockContender.values().length + 3);
   }
 }
