@@ -4,6 +4,7 @@ import dev.mortar.benchmark.workload.WorkloadSchema;
 import dev.mortar.serde.PayloadWriter;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -23,6 +24,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * ({@code GenericRowData}), made into binary rows by Mortar's {@link PayloadWriter} (no padding
  * after strings) or by Flink's own writer through {@code RowDataSerializer.toBinaryRow}, the
  * baseline. Both reuse one output row.
+ *
+ * <p>Two floors beside them: one copy of a binary row's bytes into a reused array ({@link
+ * #copyRowBytes}), what each move of a row's bytes costs at least; and Flink's deep copy of a row
+ * whose strings hold their bytes ({@link #flinkChainedCopy}), what Flink does for every operator
+ * chained to another when object reuse is off.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -37,6 +43,9 @@ public class PayloadWriterBenchmark {
   private GenericRowData[] rows;
   private PayloadWriter payloadWriter;
   private RowDataSerializer flinkWriter;
+  private BinaryRowData[] binaryRows;
+  private GenericRowData[] materializedRows;
+  private byte[] scratch;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -48,6 +57,15 @@ public class PayloadWriterBenchmark {
             .toArray(GenericRowData[]::new);
     payloadWriter = new PayloadWriter(schema.rowType());
     flinkWriter = new RowDataSerializer(schema.rowType());
+    binaryRows = new BinaryRowData[rows.length];
+    materializedRows = new GenericRowData[rows.length];
+    int largest = 0;
+    for (int i = 0; i < rows.length; i++) {
+      binaryRows[i] = payloadWriter.toBinaryRow(rows[i]).copy();
+      materializedRows[i] = (GenericRowData) flinkWriter.copy(rows[i]);
+      largest = Math.max(largest, binaryRows[i].getSizeInBytes());
+    }
+    scratch = new byte[largest];
   }
 
   @Benchmark
@@ -63,6 +81,23 @@ public class PayloadWriterBenchmark {
   public void flinkBinaryRowWriter(Blackhole blackhole) {
     for (GenericRowData row : rows) {
       blackhole.consume(flinkWriter.toBinaryRow(row));
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(ShuffleRowSerdeBenchmark.RECORDS)
+  public void copyRowBytes(Blackhole blackhole) {
+    for (BinaryRowData row : binaryRows) {
+      row.getSegments()[0].get(row.getOffset(), scratch, 0, row.getSizeInBytes());
+      blackhole.consume(scratch);
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(ShuffleRowSerdeBenchmark.RECORDS)
+  public void flinkChainedCopy(Blackhole blackhole) {
+    for (GenericRowData row : materializedRows) {
+      blackhole.consume(flinkWriter.copy(row));
     }
   }
 }

@@ -6,14 +6,14 @@ import dev.mortar.benchmark.JmhSmoke;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.runner.options.TimeValue;
 
-/** CI smoke: both payload writers run in-process on both schemas and report a time per record. */
+/** CI smoke: both payload writers and both copy floors run in-process on both schemas. */
 class PayloadWriterBenchmarkSmokeTest {
   @Test
-  void bothWritersReportATimePerRecord() throws Exception {
+  void writersAndFloorsReportATimePerRecord() throws Exception {
     assertThat(
             JmhSmoke.run(
                 JmhSmoke.options(
                     PayloadWriterBenchmark.class.getName() + "\\.", TimeValue.milliseconds(50))))
-        .hasSize(4);
+        .hasSize(8);
   }
 }
