@@ -14,7 +14,14 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
  * content it opened is not closed. Nothing in it needs closing.
  */
 public final class ParquetWriterSetup {
-  private final RecyclingAllocator allocator = new RecyclingAllocator();
+  /**
+   * Column buffers kept between contents, at most: a page buffer for each of 16 columns at
+   * parquet-mr's default 1 MiB page size. A wider schema reuses part of its buffers and leaves the
+   * rest to the garbage collector.
+   */
+  static final long KEPT_BUFFER_BYTES = 16L << 20;
+
+  private final RecyclingAllocator allocator = new RecyclingAllocator(KEPT_BUFFER_BYTES);
   private final EnumMap<ParquetCodec, PageCompressor> compressors =
       new EnumMap<>(ParquetCodec.class);
   private boolean contentOpen;

@@ -17,8 +17,10 @@ import org.apache.parquet.bytes.ByteBufferAllocator;
  * its limit). Only a buffer lent and not given back since returns to the free list, so a buffer
  * released twice is never lent twice. parquet-mr drops some slabs without releasing them (those of
  * a dictionary page); {@link #forgetLent()}, once a content is done, lets the garbage collector
- * have them. The free lists keep what one content needed at most at a time: about a page buffer per
- * column. Not thread-safe: one content at a time.
+ * have them. The free lists keep what one content needed at most at a time, about a page buffer per
+ * column, up to a limit in bytes: a buffer given back beyond it is left to the garbage collector,
+ * so a wide schema's writer keeps a bounded amount of heap between contents. Not thread-safe: one
+ * content at a time.
  */
 final class RecyclingAllocator implements ByteBufferAllocator {
   /** Requests above this many bytes get a buffer of their size, never kept. */
@@ -29,6 +31,16 @@ final class RecyclingAllocator implements ByteBufferAllocator {
 
   private final IdentityHashMap<ByteBuffer, Boolean> lent = new IdentityHashMap<>();
 
+  private final long keptBytesLimit;
+  private long keptBytes;
+
+  /**
+   * @param keptBytesLimit the most bytes of buffers the free lists hold
+   */
+  RecyclingAllocator(long keptBytesLimit) {
+    this.keptBytesLimit = keptBytesLimit;
+  }
+
   @Override
   public ByteBuffer allocate(int size) {
     if (size > LARGEST_KEPT) {
@@ -36,8 +48,13 @@ final class RecyclingAllocator implements ByteBufferAllocator {
     }
     int sizeClass = sizeClass(size);
     ArrayDeque<ByteBuffer> buffers = free[sizeClass];
-    ByteBuffer buffer =
-        buffers == null || buffers.isEmpty() ? ByteBuffer.allocate(1 << sizeClass) : buffers.pop();
+    ByteBuffer buffer;
+    if (buffers == null || buffers.isEmpty()) {
+      buffer = ByteBuffer.allocate(1 << sizeClass);
+    } else {
+      buffer = buffers.pop();
+      keptBytes -= buffer.capacity();
+    }
     buffer.clear().limit(size);
     buffer.order(ByteOrder.BIG_ENDIAN);
     lent.put(buffer, Boolean.TRUE);
@@ -46,9 +63,10 @@ final class RecyclingAllocator implements ByteBufferAllocator {
 
   @Override
   public void release(ByteBuffer buffer) {
-    if (lent.remove(buffer) == null) {
+    if (lent.remove(buffer) == null || keptBytes + buffer.capacity() > keptBytesLimit) {
       return;
     }
+    keptBytes += buffer.capacity();
     int sizeClass = sizeClass(buffer.capacity());
     if (free[sizeClass] == null) {
       free[sizeClass] = new ArrayDeque<>();
@@ -59,6 +77,11 @@ final class RecyclingAllocator implements ByteBufferAllocator {
   /** Forgets the buffers still lent: they will not come back (the content they served is done). */
   void forgetLent() {
     lent.clear();
+  }
+
+  /** Bytes of the buffers in the free lists. */
+  long keptBytes() {
+    return keptBytes;
   }
 
   @Override
