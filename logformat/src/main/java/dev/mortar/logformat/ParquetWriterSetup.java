@@ -21,10 +21,18 @@ public final class ParquetWriterSetup {
    */
   static final long KEPT_BUFFER_BYTES = 16L << 20;
 
-  private final RecyclingAllocator allocator = new RecyclingAllocator(KEPT_BUFFER_BYTES);
+  private final RecyclingAllocator allocator;
   private final EnumMap<ParquetCodec, PageCompressor> compressors =
       new EnumMap<>(ParquetCodec.class);
   private boolean contentOpen;
+
+  public ParquetWriterSetup() {
+    this(new RecyclingAllocator(KEPT_BUFFER_BYTES));
+  }
+
+  ParquetWriterSetup(RecyclingAllocator allocator) {
+    this.allocator = allocator;
+  }
 
   /** Starts a content of {@code format}, with the dictionary off for the given columns. */
   ParquetContentWriter open(ParquetContentFormat format, Iterable<String> columnsWithoutDictionary)
@@ -44,7 +52,7 @@ public final class ParquetWriterSetup {
   /** Called by a content's writer once it is closed or given up. */
   void contentClosed(PageCompressor compressor) {
     compressor.release();
-    allocator.forgetLent();
+    allocator.contentEnded();
     contentOpen = false;
   }
 }
