@@ -8,9 +8,9 @@ import org.apache.avro.Schema;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
@@ -47,8 +47,6 @@ public final class BaseFileWriter implements Closeable {
    * @param rowGroupBytes the row group size: what the writer holds in memory before it writes
    * @param dictionaryPerColumn whether the first rows decide per column where to try a dictionary
    *     (else every column tries it)
-   * @param setup the writer set-up the file is written on, which no writer open at the same time
-   *     may use
    */
   public BaseFileWriter(
       FileSystem fs,
@@ -57,8 +55,7 @@ public final class BaseFileWriter implements Closeable {
       Schema avroSchema,
       ParquetCodec codec,
       long rowGroupBytes,
-      boolean dictionaryPerColumn,
-      ParquetWriterSetup setup) {
+      boolean dictionaryPerColumn) {
     this.fs = fs;
     this.file = file;
     this.writeSupport =
@@ -69,14 +66,12 @@ public final class BaseFileWriter implements Closeable {
             new StoredMetaColumns(Binary.fromString(file.getName())));
     this.writer =
         new DeferredParquetWriter(
-            setup,
-            new ParquetContentFormat(
-                new FileSystemOutputFile(fs, file),
-                ParquetFileWriter.Mode.CREATE,
-                writeSupport,
-                codec,
-                ParquetProperties.DEFAULT_IS_DICTIONARY_ENABLED,
-                rowGroupBytes),
+            () ->
+                new ParquetWriterBuilder<>(new FileSystemOutputFile(fs, file), writeSupport)
+                    .withConf(new Configuration(false))
+                    .withWriteMode(ParquetFileWriter.Mode.CREATE)
+                    .withCompressionCodec(codec.parquetName())
+                    .withRowGroupSize(rowGroupBytes),
             dictionaryPerColumn
                 ? new DictionarySampler(dataType, StoredRowType.META_FIELD_COUNT, true)
                 : null,

@@ -1,18 +1,18 @@
 package dev.mortar.logformat;
 
 import java.io.IOException;
-import java.util.List;
+import java.util.function.Supplier;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.parquet.hadoop.ParquetWriter;
 
 /**
- * The Parquet writer of one content after another (a log block, a base file), each opened on a
- * {@link ParquetWriterSetup} only once it is known where dictionary encoding can pay off. With a
- * {@link DictionarySampler}, the first records of a content are held as copies ({@link
- * PendingRecords}) and sampled until the sample is full, the held bytes reach {@link
- * #PENDING_BYTES_LIMIT} or the content ends; then the writer is opened without a dictionary for the
- * columns where it cannot pay off, and the held records go first. Without a sampler the writer is
- * opened at the first record.
+ * The parquet-mr writer of one Parquet content after another (a log block, a base file), each
+ * opened only once it is known where dictionary encoding can pay off. With a {@link
+ * DictionarySampler}, the first records of a content are held as copies ({@link PendingRecords})
+ * and sampled until the sample is full, the held bytes reach {@link #PENDING_BYTES_LIMIT} or the
+ * content ends; then the writer is opened without a dictionary for the columns where it cannot pay
+ * off, and the held records go first. Without a sampler the writer is opened at the first record.
  */
 final class DeferredParquetWriter {
   /** Held bytes past which the writer is opened even if the sample is not full. */
@@ -25,28 +25,24 @@ final class DeferredParquetWriter {
     void next(MemorySegment[] keySegments, int keyOffset, int keyLength, long seqCounter);
   }
 
-  private final ParquetWriterSetup setup;
-  private final ParquetContentFormat format;
+  private final Supplier<ParquetWriterBuilder<BinaryRowData>> builders;
   private final DictionarySampler sampler;
   private final PendingRecords pending;
   private final RecordHeader header;
-  private ParquetContentWriter writer;
+  private ParquetWriter<BinaryRowData> writer;
 
   /**
-   * @param setup the set-up each content is opened on, shared with no writer open at the same time
-   * @param format how each content is written, but for the per-column dictionary
-   * @param sampler null to open the writer at the first record, with the format's dictionary
+   * @param builders a new builder, every setting made but the per-column dictionary, per content
+   * @param sampler null to open the writer at the first record, with the builder's settings
    * @param rowArity the arity of the rows written
    * @param header null when the rows need neither key nor sequence number
    */
   DeferredParquetWriter(
-      ParquetWriterSetup setup,
-      ParquetContentFormat format,
+      Supplier<ParquetWriterBuilder<BinaryRowData>> builders,
       DictionarySampler sampler,
       int rowArity,
       RecordHeader header) {
-    this.setup = setup;
-    this.format = format;
+    this.builders = builders;
     this.sampler = sampler;
     this.pending = sampler == null ? null : new PendingRecords(rowArity);
     this.header = header;
@@ -76,7 +72,7 @@ final class DeferredParquetWriter {
   /** The bytes the content holds so far: what the writer buffered, or the held records. */
   long bufferedBytes() {
     if (writer != null) {
-      return writer.dataSize();
+      return writer.getDataSize();
     }
     return pending == null ? 0 : pending.sizeInBytes();
   }
@@ -86,7 +82,7 @@ final class DeferredParquetWriter {
     if (writer == null) {
       open();
     }
-    ParquetContentWriter finished = writer;
+    ParquetWriter<BinaryRowData> finished = writer;
     writer = null;
     finished.close();
   }
@@ -94,14 +90,20 @@ final class DeferredParquetWriter {
   /** Gives the content up: closes its writer if it is open; nothing may be added after. */
   void abort() throws IOException {
     if (writer != null) {
-      ParquetContentWriter open = writer;
+      ParquetWriter<BinaryRowData> open = writer;
       writer = null;
       open.close();
     }
   }
 
   private void open() throws IOException {
-    writer = setup.open(format, sampler == null ? List.of() : sampler.columnsWithoutDictionary());
+    ParquetWriterBuilder<BinaryRowData> builder = builders.get();
+    if (sampler != null) {
+      for (String column : sampler.columnsWithoutDictionary()) {
+        builder.withDictionaryEncoding(column, false);
+      }
+    }
+    writer = builder.build();
     if (pending != null) {
       pending.drainTo(this::write);
     }

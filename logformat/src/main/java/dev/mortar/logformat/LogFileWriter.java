@@ -98,35 +98,6 @@ public final class LogFileWriter implements Closeable {
       RowType rowType,
       LogWriterOptions options,
       BlockBuffer contentBuffer) {
-    this(
-        fs,
-        tableBasePath,
-        partitionPath,
-        fileId,
-        instantTime,
-        writeToken,
-        rowType,
-        options,
-        contentBuffer,
-        new ParquetWriterSetup());
-  }
-
-  /**
-   * Like the constructor above, with the Parquet writer set-up supplied by the caller too, so that
-   * a flush thread keeps one from flush to flush; like the buffer, it must not be shared by writers
-   * open at the same time.
-   */
-  public LogFileWriter(
-      FileSystem fs,
-      Path tableBasePath,
-      String partitionPath,
-      String fileId,
-      String instantTime,
-      String writeToken,
-      RowType rowType,
-      LogWriterOptions options,
-      BlockBuffer contentBuffer,
-      ParquetWriterSetup parquetSetup) {
     LogFileName.validate(fileId, instantTime, writeToken);
     this.fs = fs;
     this.partitionPath = partitionPath;
@@ -150,7 +121,6 @@ public final class LogFileWriter implements Closeable {
                 options.parquetCodec(),
                 options.parquetDictionary(),
                 options.parquetDictionaryPerColumn(),
-                parquetSetup,
                 contentBuffer);
     this.deleteBlock = new DeleteBlockBuilder(meta.partitionPath());
   }

@@ -6,17 +6,19 @@ import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 
 /**
  * Content of a PARQUET_DATA_BLOCK (shared/spec/hudi-format.md §9.2): one complete Parquet file
- * ({@code PAR1 … footer … PAR1}) written with parquet-mr's column writers into a reusable in-memory
- * buffer. Each block is one content of a {@link DeferredParquetWriter}, which, with the dictionary
- * decided per column, opens it once the block's first records have decided it; the buffer, the
- * write support and the {@link ParquetWriterSetup} (allocator, compressor) serve block after block.
+ * ({@code PAR1 … footer … PAR1}) written by parquet-mr into a reusable in-memory buffer. A new
+ * {@link ParquetWriter} is opened for each block (parquet-mr writers are single-use), by a {@link
+ * DeferredParquetWriter} that, with the dictionary decided per column, opens it once the block's
+ * first records have decided it; the buffer and the write support are reused.
  */
 public final class ParquetBlockBuilder implements DataBlockBuilder {
   private final DeferredParquetWriter writer;
@@ -26,7 +28,7 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
   /**
    * {@code metaFields} null means the schema has no meta fields; {@code dictionaryPerColumn}: with
    * {@code dictionary} on, whether each block decides per column, from its first records, where to
-   * try it (else every column tries it). The builder has a writer set-up of its own.
+   * try it (else every column tries it).
    */
   public ParquetBlockBuilder(
       RowType rowType,
@@ -35,42 +37,20 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
       ParquetCodec codec,
       boolean dictionary,
       boolean dictionaryPerColumn,
-      BlockBuffer content) {
-    this(
-        rowType,
-        avroSchema,
-        metaFields,
-        codec,
-        dictionary,
-        dictionaryPerColumn,
-        new ParquetWriterSetup(),
-        content);
-  }
-
-  /**
-   * Like the constructor above, writing its blocks on {@code setup}, which no writer open at the
-   * same time may use.
-   */
-  public ParquetBlockBuilder(
-      RowType rowType,
-      Schema avroSchema,
-      MetaFieldValues metaFields,
-      ParquetCodec codec,
-      boolean dictionary,
-      boolean dictionaryPerColumn,
-      ParquetWriterSetup setup,
       BlockBuffer content) {
     LogMetaColumns metaColumns = metaFields == null ? null : new LogMetaColumns(metaFields);
+    BinaryRowWriteSupport writeSupport =
+        new BinaryRowWriteSupport(rowType, 0, avroSchema, metaColumns);
+    OutputFile outputFile = new InMemoryOutputFile(content);
+    Configuration configuration = new Configuration(false);
     this.writer =
         new DeferredParquetWriter(
-            setup,
-            new ParquetContentFormat(
-                new InMemoryOutputFile(content),
-                ParquetFileWriter.Mode.OVERWRITE,
-                new BinaryRowWriteSupport(rowType, 0, avroSchema, metaColumns),
-                codec,
-                dictionary,
-                ParquetWriter.DEFAULT_BLOCK_SIZE),
+            () ->
+                new ParquetWriterBuilder<>(outputFile, writeSupport)
+                    .withConf(configuration)
+                    .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                    .withCompressionCodec(codec.parquetName())
+                    .withDictionaryEncoding(dictionary),
             dictionary && dictionaryPerColumn
                 ? new DictionarySampler(rowType, 0, metaFields != null)
                 : null,

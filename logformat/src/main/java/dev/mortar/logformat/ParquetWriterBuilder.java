@@ -5,11 +5,7 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.OutputFile;
 
-/**
- * A parquet-mr writer builder with a given write support: parquet-mr's own writer path, which
- * Mortar's blocks and base files no longer take ({@link ParquetWriterSetup} writes the same bytes);
- * the benchmark's {@code RowDataGettersWriteSupport} contender and the byte-equality test use it.
- */
+/** A parquet-mr writer builder with a given write support. */
 public final class ParquetWriterBuilder<T>
     extends ParquetWriter.Builder<T, ParquetWriterBuilder<T>> {
   private final WriteSupport<T> writeSupport;

@@ -140,8 +140,7 @@ class DictionaryDecisionTest {
             AvroSchemas.of(ROW_TYPE, "record", true),
             ParquetCodec.SNAPPY,
             1 << 20,
-            perColumn,
-            new ParquetWriterSetup())) {
+            perColumn)) {
       Rows rows = new Rows(seed, StoredRowType.META_FIELD_COUNT);
       for (int i = 0; i < RECORDS; i++) {
         rows.next();

@@ -4,7 +4,6 @@ import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.BaseFileWriter;
 import dev.mortar.logformat.BaseFileWriter.BaseFileStat;
 import dev.mortar.logformat.ParquetCodec;
-import dev.mortar.logformat.ParquetWriterSetup;
 import dev.mortar.logformat.read.StoredRowType;
 import dev.mortar.writer.input.OrderingField;
 import dev.mortar.writer.table.CompactionWriteStat;
@@ -46,7 +45,6 @@ final class FileGroupCompactor implements AutoCloseable {
   private final boolean dictionaryPerColumn;
   private final String writeToken;
   private final SliceMerger merger;
-  private final ParquetWriterSetup parquetSetup = new ParquetWriterSetup();
 
   FileGroupCompactor(
       FileSystem fs,
@@ -92,14 +90,7 @@ final class FileGroupCompactor implements AutoCloseable {
     BaseFileStat written;
     try (BaseFileWriter writer =
         new BaseFileWriter(
-            fs,
-            file,
-            dataType,
-            storedSchema,
-            codec,
-            rowGroupBytes,
-            dictionaryPerColumn,
-            parquetSetup)) {
+            fs, file, dataType, storedSchema, codec, rowGroupBytes, dictionaryPerColumn)) {
       counts = merger.merge(partitionDir, task.baseFileName(), task.logFileNames(), writer);
       written = writer.finish();
     } catch (IOException | RuntimeException e) {

@@ -6,7 +6,6 @@ import dev.mortar.logformat.BlockBuffer;
 import dev.mortar.logformat.LogFileStat;
 import dev.mortar.logformat.LogFileWriter;
 import dev.mortar.logformat.LogWriterOptions;
-import dev.mortar.logformat.ParquetWriterSetup;
 import dev.mortar.serde.Operation;
 import dev.mortar.writer.input.OrderingField;
 import dev.mortar.writer.table.WriteStat;
@@ -20,8 +19,8 @@ import org.apache.hadoop.fs.Path;
 /**
  * Writes a sealed bucket buffer as new log file(s) of its file group. A write task makes one and
  * uses it only from its {@link FlushQueue} thread: the block buffer every {@link LogFileWriter}
- * encodes into, and the Parquet writer set-up, belong to this object, so the flush thread shares no
- * mutable state with the task thread (Hadoop's file system is safe to share between threads).
+ * encodes into belongs to this object, so the flush thread shares no mutable state with the task
+ * thread (Hadoop's file system is safe to share between threads).
  */
 final class BucketFlusher {
   private final FileSystem fs;
@@ -31,7 +30,6 @@ final class BucketFlusher {
   private final OrderingField ordering;
   private final String writeToken;
   private final BlockBuffer blockBuffer;
-  private final ParquetWriterSetup parquetSetup = new ParquetWriterSetup();
 
   BucketFlusher(
       FileSystem fs,
@@ -64,8 +62,7 @@ final class BucketFlusher {
             writeToken,
             rowType,
             options,
-            blockBuffer,
-            parquetSetup)) {
+            blockBuffer)) {
       BufferCursor cursor = sealed.cursor();
       while (cursor.next()) {
         if (cursor.operation() == Operation.DELETE) {
