@@ -106,6 +106,12 @@ class RestoreITCase {
     JobClient first = submit(job, changelog, null);
     awaitCompletedCommits(job.path(), 1, first);
     first.cancel().get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+    // cancel() returns once asked; the job's tasks may still write into the table (and the test's
+    // folder, which JUnit deletes after the test) until the job is cancelled
+    long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
+    while (!first.getJobStatus().get().isGloballyTerminalState() && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
     assertThat(Restores.completedCheckpoints(checkpoints())).isNotEmpty();
     assertFailsAtBuild(
         job.toBuilder().buckets(3).build(), "has 4 buckets per partition, the sink is set to 3");
