@@ -58,6 +58,21 @@ public final class AvroRowDecoder {
     return row;
   }
 
+  /**
+   * Whether {@code filter} accepts the string or bytes value of top-level field {@code field} of
+   * the datum in {@code bytes[offset, offset + length)}, read without decoding the row: the fields
+   * before it are skipped. A null value is accepted (decoding the row then says what is wrong).
+   */
+  public boolean accepts(byte[] bytes, int offset, int length, int field, KeyFilter filter)
+      throws IOException {
+    in.reset(bytes, offset, length);
+    if (!root.skipTo(in, field)) {
+      return true;
+    }
+    int valueLength = in.readLength();
+    return filter.accepts(bytes, in.position(), valueLength);
+  }
+
   /** Decodes one non-null value into position {@code pos} of a row or array writer. */
   private interface ValueDecoder extends AvroInput.Skipper {
     void decode(AvroInput in, BinaryWriter out, int pos) throws IOException;
@@ -209,7 +224,20 @@ public final class AvroRowDecoder {
 
     @Override
     public void skip(AvroInput in) throws IOException {
-      for (int i = 0; i < fields.length; i++) {
+      skipFields(in, fields.length);
+    }
+
+    /**
+     * Skips the fields before {@code field} and its union branch; false when its value is null,
+     * true when the value is next in {@code in}.
+     */
+    boolean skipTo(AvroInput in, int field) throws IOException {
+      skipFields(in, field);
+      return !nullable[field] || in.readUnionBranch(paths[field]) == 1;
+    }
+
+    private void skipFields(AvroInput in, int count) throws IOException {
+      for (int i = 0; i < count; i++) {
         if (!nullable[i] || in.readUnionBranch(paths[i]) == 1) {
           fields[i].skip(in);
         }

@@ -28,8 +28,11 @@ final class DeleteBlockDecoder {
 
   private final AvroInput in = new AvroInput();
 
-  /** Gives every delete of the block to {@code sink}; returns their number. */
-  long decode(byte[] content, int length, LogRecordSink sink) throws IOException {
+  /**
+   * Gives every delete of the block whose key {@code keys} accepts to {@code sink}; returns the
+   * number of deletes in the block.
+   */
+  long decode(byte[] content, int length, LogRecordSink sink, KeyFilter keys) throws IOException {
     if (length < 8) {
       throw new IOException("delete block content of " + length + " bytes, expected at least 8");
     }
@@ -50,7 +53,7 @@ final class DeleteBlockDecoder {
     long deletes = 0;
     for (int n; (n = in.readBlockCount()) != 0; ) {
       for (int i = 0; i < n; i++, deletes++) {
-        decodeDelete(deletes, sink);
+        decodeDelete(deletes, sink, keys);
       }
     }
     if (in.remaining() != 0) {
@@ -59,14 +62,18 @@ final class DeleteBlockDecoder {
     return deletes;
   }
 
-  private void decodeDelete(long index, LogRecordSink sink) throws IOException {
+  private void decodeDelete(long index, LogRecordSink sink, KeyFilter keys) throws IOException {
     if (in.readUnionBranch("recordKey of delete " + index) == 0) {
       throw new IOException("delete " + index + " has a null record key");
     }
-    BinaryStringData key = BinaryStringData.fromBytes(in.readBytes());
+    byte[] keyBytes = in.readBytes();
+    BinaryStringData key = BinaryStringData.fromBytes(keyBytes);
     String partitionPath =
         in.readUnionBranch("partitionPath of delete " + index) == 0 ? null : in.readString();
-    sink.delete(key, partitionPath, orderingValue(index, key));
+    OrderingValue ordering = orderingValue(index, key);
+    if (keys.accepts(keyBytes, 0, keyBytes.length)) {
+      sink.delete(key, partitionPath, ordering);
+    }
   }
 
   /** Branches 1..11 of the orderingVal union, each a record with one field {@code value}. */

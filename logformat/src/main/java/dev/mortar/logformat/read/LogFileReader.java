@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
-import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -55,10 +54,19 @@ public final class LogFileReader {
 
   /** Reads every block of {@code logFile} in file order, giving its records to {@code sink}. */
   public LogFileRead read(FileSystem fs, Path logFile, LogRecordSink sink) throws IOException {
+    return read(fs, logFile, sink, KeyFilter.ALL);
+  }
+
+  /**
+   * {@link #read(FileSystem, Path, LogRecordSink)}, giving {@code sink} only the records (rows and
+   * deletes) whose key {@code keys} accepts; the counts of the result are the file's all the same.
+   */
+  public LogFileRead read(FileSystem fs, Path logFile, LogRecordSink sink, KeyFilter keys)
+      throws IOException {
     long fileLength = fs.getFileStatus(logFile).getLen();
     try (FSDataInputStream raw = fs.open(logFile, READ_BUFFER_BYTES)) {
       DataInputStream in = new DataInputStream(new BufferedInputStream(raw, READ_BUFFER_BYTES));
-      return new FileScan(logFile, fileLength, in, sink).readAll();
+      return new FileScan(logFile, fileLength, in, sink, keys).readAll();
     }
   }
 
@@ -76,6 +84,7 @@ public final class LogFileReader {
     private final long fileLength;
     private final DataInputStream in;
     private final LogRecordSink sink;
+    private final KeyFilter keys;
     private long position;
     private long blockStart;
     private int dataBlocks;
@@ -83,11 +92,12 @@ public final class LogFileReader {
     private long records;
     private long deletes;
 
-    FileScan(Path file, long fileLength, DataInputStream in, LogRecordSink sink) {
+    FileScan(Path file, long fileLength, DataInputStream in, LogRecordSink sink, KeyFilter keys) {
       this.file = file;
       this.fileLength = fileLength;
       this.in = in;
       this.sink = sink;
+      this.keys = keys;
     }
 
     LogFileRead readAll() throws IOException {
@@ -173,7 +183,8 @@ public final class LogFileReader {
       records +=
           type == LogBlockLayout.AVRO_DATA_BLOCK
               ? decodeAvroRecords(contentLength)
-              : parquetReader.read(new ByteArrayInputFile(content, 0, contentLength), sink::row);
+              : parquetReader.read(
+                  new ByteArrayInputFile(content, 0, contentLength), sink::row, keys);
       dataBlocks++;
     }
 
@@ -277,13 +288,14 @@ public final class LogFileReader {
                   + " bytes",
               null);
         }
-        BinaryRowData row;
         try {
-          row = rowDecoder.decode(content, at + 4, datumLength);
+          if (keys == KeyFilter.ALL
+              || rowDecoder.accepts(content, at + 4, datumLength, StoredRowType.RECORD_KEY, keys)) {
+            sink.row(rowDecoder.decode(content, at + 4, datumLength));
+          }
         } catch (IOException e) {
           throw corrupt("record " + i + " at content byte " + at + ": " + e.getMessage(), e);
         }
-        sink.row(row);
         at += 4 + datumLength;
       }
       if (at != length) {
@@ -295,7 +307,7 @@ public final class LogFileReader {
 
     private long decodeDeletes(int length) throws IOException {
       try {
-        return deleteDecoder.decode(content, length, sink);
+        return deleteDecoder.decode(content, length, sink, keys);
       } catch (IOException e) {
         throw corrupt("delete block: " + e.getMessage(), e);
       }

@@ -1,5 +1,6 @@
 package dev.mortar.logformat.read;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,7 +15,9 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
@@ -30,7 +33,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Model-based: random row types and rows (nulls included) and random deletes with ordering values
  * of every wrapper are written with {@link LogFileWriter} — small blocks and files, so a flush
  * spans many blocks and several files — and {@link LogFileReader} must give back exactly the rows,
- * with their meta fields, and the deletes, in order.
+ * with their meta fields, and the deletes, in order; read again with a {@link KeyFilter} of a
+ * random half of the keys, exactly those records.
  */
 class LogFileReaderRoundTripTest {
   private static final String FILE_ID = "00000001-0b7e-4c1d-8a4f-3e2d1c0b9a87";
@@ -121,9 +125,39 @@ class LogFileReaderRoundTripTest {
 
       assertThat(rows).as("run %d, row type %s", run, dataType).isEqualTo(expectedRows);
       assertThat(deletes).as("run %d", run).isEqualTo(expectedDeletes);
+
       for (int i = 0; i < deletes.size(); i++) {
         assertAccessors(deletes.get(i).ordering(), orderings.get(i));
       }
+
+      Set<String> kept = new HashSet<>();
+      for (List<Object> row : expectedRows) {
+        if (choices.nextBoolean()) {
+          kept.add((String) row.get(2));
+        }
+      }
+      for (Delete delete : expectedDeletes) {
+        if (choices.nextBoolean()) {
+          kept.add(delete.key());
+        }
+      }
+      rows.clear();
+      deletes.clear();
+      KeyFilter keys =
+          (utf8, offset, length) -> kept.contains(new String(utf8, offset, length, UTF_8));
+      for (LogFileStat stat : stats) {
+        LogFileRead read = reader.read(fs, new Path(partitionDir, stat.fileName()), sink, keys);
+        assertThat(read.records()).isEqualTo(stat.numWrites());
+        assertThat(read.deletes()).isEqualTo(stat.numDeletes());
+      }
+      assertThat(rows)
+          .as("run %d, filtered", run)
+          .isEqualTo(
+              expectedRows.stream().filter(row -> kept.contains((String) row.get(2))).toList());
+      assertThat(deletes)
+          .as("run %d, filtered", run)
+          .isEqualTo(
+              expectedDeletes.stream().filter(delete -> kept.contains(delete.key())).toList());
     }
   }
 
