@@ -5,7 +5,6 @@ import dev.mortar.logformat.BlockBuffer;
 import dev.mortar.logformat.ParquetCodec;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
@@ -35,14 +34,13 @@ import org.apache.paimon.types.RowType;
  * the footer) with Paimon's own parquet-mr (relocated inside the Paimon jar, so it does not meet
  * Mortar's), at the same codec, dictionary setting, page and row group sizes and ZSTD level.
  */
-final class PaimonParquetEncoder implements ParquetBlockContender.Encoder {
+final class PaimonParquetEncoder extends BufferedBlockEncoder {
   /** parquet-mr's default ZSTD level, which Mortar's writer keeps; Paimon's own default is 1. */
   private static final String PARQUET_MR_ZSTD_LEVEL = "3";
 
   private final List<BinaryRow> rows;
   private final FormatWriterFactory writers;
   private final String compression;
-  private final BlockBuffer content = new BlockBuffer(1 << 20);
   private final PositionOutputStream output = new BufferOutputStream(content);
 
   PaimonParquetEncoder(
@@ -85,19 +83,13 @@ final class PaimonParquetEncoder implements ParquetBlockContender.Encoder {
   }
 
   @Override
-  public int encodeBlock() throws IOException {
+  void writeBlock() throws IOException {
     content.reset();
     FormatWriter writer = writers.create(output, compression);
     for (int i = 0; i < rows.size(); i++) {
       writer.addElement(rows.get(i));
     }
     writer.close();
-    return content.size();
-  }
-
-  @Override
-  public byte[] lastBlock() {
-    return Arrays.copyOf(content.array(), content.size());
   }
 
   /** Paimon's output stream over a {@link BlockBuffer}; closing it keeps the bytes. */

@@ -1,25 +1,18 @@
 package dev.mortar.benchmark.logformat;
 
 import dev.mortar.logformat.AvroSchemas;
-import dev.mortar.logformat.BlockBuffer;
-import dev.mortar.logformat.InMemoryOutputFile;
 import dev.mortar.logformat.MetaFieldValues;
 import dev.mortar.logformat.ParquetBlockBuilder;
 import dev.mortar.logformat.ParquetCodec;
-import dev.mortar.logformat.ParquetWriterBuilder;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
-import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.Binary;
 
 /**
@@ -75,23 +68,6 @@ public enum ParquetBlockContender {
     };
   }
 
-  /**
-   * A parquet-mr writer of one block into {@code file} with {@code writeSupport}, at the codec and
-   * dictionary setting of the run (the parquet-mr contenders' settings, those of Mortar's writer).
-   */
-  static <T> ParquetWriterBuilder<T> blockWriter(
-      OutputFile file,
-      WriteSupport<T> writeSupport,
-      Configuration configuration,
-      ParquetCodec codec,
-      boolean dictionary) {
-    return new ParquetWriterBuilder<>(file, writeSupport)
-        .withConf(configuration)
-        .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-        .withCompressionCodec(codec.parquetName())
-        .withDictionaryEncoding(dictionary);
-  }
-
   /** One contender set up for one input. */
   public interface Encoder {
     /** Writes all rows of the input as one block; returns the block content size in bytes. */
@@ -101,11 +77,10 @@ public enum ParquetBlockContender {
     byte[] lastBlock();
   }
 
-  private static final class MortarEncoder implements Encoder {
+  private static final class MortarEncoder extends BufferedBlockEncoder {
     private final List<BinaryRowData> rows;
     private final List<BinaryStringData> keys;
     private final ParquetBlockBuilder builder;
-    private BlockBuffer last;
 
     MortarEncoder(
         RowType rowType,
@@ -122,39 +97,23 @@ public enum ParquetBlockContender {
               BlockInput.INSTANT, BlockInput.WRITE_TOKEN, BlockInput.PARTITION, BlockInput.FILE_ID);
       this.builder =
           new ParquetBlockBuilder(
-              rowType,
-              avroSchema,
-              meta,
-              codec,
-              dictionary,
-              dictionaryPerColumn,
-              new BlockBuffer(1 << 20));
+              rowType, avroSchema, meta, codec, dictionary, dictionaryPerColumn, content);
     }
 
     @Override
-    public int encodeBlock() throws IOException {
+    void writeBlock() throws IOException {
       for (int i = 0; i < rows.size(); i++) {
         builder.add(keys.get(i), i, rows.get(i));
       }
-      last = builder.finishBlock();
-      return last.size();
-    }
-
-    @Override
-    public byte[] lastBlock() {
-      return Arrays.copyOf(last.array(), last.size());
+      builder.finishBlock();
     }
   }
 
-  private static final class RowDataGettersEncoder implements Encoder {
+  private static final class RowDataGettersEncoder extends BufferedBlockEncoder {
     private final List<BinaryRowData> rows;
     private final List<BinaryStringData> keys;
-    private final ParquetCodec codec;
-    private final boolean dictionary;
     private final RowDataGettersWriteSupport writeSupport;
-    private final Configuration configuration = new Configuration(false);
-    private final BlockBuffer content = new BlockBuffer(1 << 20);
-    private final InMemoryOutputFile outputFile = new InMemoryOutputFile(content);
+    private final ParquetMrBlockWriters<RowData> writers;
     private final Binary instant = Binary.fromString(BlockInput.INSTANT);
     private final Binary partition = Binary.fromString(BlockInput.PARTITION);
     private final Binary fileId = Binary.fromString(BlockInput.FILE_ID);
@@ -169,15 +128,14 @@ public enum ParquetBlockContender {
         boolean dictionary) {
       this.rows = rows;
       this.keys = keys;
-      this.codec = codec;
-      this.dictionary = dictionary;
       this.writeSupport = new RowDataGettersWriteSupport(rowType, avroSchema, true);
+      this.writers =
+          new ParquetMrBlockWriters<>(content, writeSupport, codec, dictionary, Set.of());
     }
 
     @Override
-    public int encodeBlock() throws IOException {
-      ParquetWriter<RowData> writer =
-          blockWriter(outputFile, writeSupport, configuration, codec, dictionary).build();
+    void writeBlock() throws IOException {
+      ParquetWriter<RowData> writer = writers.open();
       for (int i = 0; i < rows.size(); i++) {
         writeSupport.setMetaValues(
             instant,
@@ -188,12 +146,6 @@ public enum ParquetBlockContender {
         writer.write(rows.get(i));
       }
       writer.close();
-      return content.size();
-    }
-
-    @Override
-    public byte[] lastBlock() {
-      return Arrays.copyOf(content.array(), content.size());
     }
   }
 }

@@ -1,15 +1,11 @@
 package dev.mortar.benchmark.logformat;
 
 import dev.mortar.logformat.AvroSchemas;
-import dev.mortar.logformat.BlockBuffer;
-import dev.mortar.logformat.InMemoryOutputFile;
 import dev.mortar.logformat.ParquetCodec;
 import dev.mortar.logformat.ParquetSchemas;
-import dev.mortar.logformat.ParquetWriterBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +17,6 @@ import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.io.api.Binary;
 
@@ -38,15 +33,10 @@ import org.apache.parquet.io.api.Binary;
  * <p>Flat rows of BIGINT, CHAR/VARCHAR and TIMESTAMP fields without nulls only (the workloads'
  * rows).
  */
-final class ParquetFloorEncoder implements ParquetBlockContender.Encoder {
+final class ParquetFloorEncoder extends BufferedBlockEncoder {
   private final List<PrebuiltValuesWriteSupport.Values> records;
   private final PrebuiltValuesWriteSupport writeSupport;
-  private final ParquetCodec codec;
-  private final boolean dictionary;
-  private final Set<String> columnsWithoutDictionary;
-  private final Configuration configuration = new Configuration(false);
-  private final BlockBuffer content = new BlockBuffer(1 << 20);
-  private final InMemoryOutputFile outputFile = new InMemoryOutputFile(content);
+  private final ParquetMrBlockWriters<PrebuiltValuesWriteSupport.Values> writers;
 
   ParquetFloorEncoder(
       RowType rowType,
@@ -59,10 +49,11 @@ final class ParquetFloorEncoder implements ParquetBlockContender.Encoder {
         new PrebuiltValuesWriteSupport(
             ParquetSchemas.of(rowType, avroSchema, true),
             Map.of("parquet.avro.schema", avroSchema.toString()));
-    this.codec = codec;
-    this.dictionary = dictionary;
-    this.columnsWithoutDictionary =
+    Set<String> columnsWithoutDictionary =
         dictionary ? mortarColumnsWithoutDictionary(rowType, rows, keys, codec) : Set.of();
+    this.writers =
+        new ParquetMrBlockWriters<>(
+            content, writeSupport, codec, dictionary, columnsWithoutDictionary);
     this.records = new ArrayList<>(rows.size());
     for (int i = 0; i < rows.size(); i++) {
       records.add(values(rowType, rows.get(i), BlockInput.metaFieldValues(keys.get(i), i), i));
@@ -133,23 +124,11 @@ final class ParquetFloorEncoder implements ParquetBlockContender.Encoder {
   }
 
   @Override
-  public int encodeBlock() throws IOException {
-    ParquetWriterBuilder<PrebuiltValuesWriteSupport.Values> builder =
-        ParquetBlockContender.blockWriter(
-            outputFile, writeSupport, configuration, codec, dictionary);
-    for (String column : columnsWithoutDictionary) {
-      builder.withDictionaryEncoding(column, false);
-    }
-    ParquetWriter<PrebuiltValuesWriteSupport.Values> writer = builder.build();
+  void writeBlock() throws IOException {
+    ParquetWriter<PrebuiltValuesWriteSupport.Values> writer = writers.open();
     for (int i = 0; i < records.size(); i++) {
       writer.write(records.get(i));
     }
     writer.close();
-    return content.size();
-  }
-
-  @Override
-  public byte[] lastBlock() {
-    return Arrays.copyOf(content.array(), content.size());
   }
 }
