@@ -1,47 +1,48 @@
 package dev.mortar.benchmark;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 /**
- * CPU time of this JVM's threads by group, including threads that start or end while it runs: a
- * daemon thread reads every thread's CPU time each period and keeps its last reading, so a thread
- * that ends loses at most its last period. A thread alive at the start counts from its CPU time
- * then; a thread started later counts from zero. A thread's name is read once, when its id first
- * appears, and mapped to its group; threads mapped to {@code null} are not read again.
- *
- * <p>Only Java threads have a CPU time here: the JVM's own threads (garbage collector, JIT
- * compiler) are the process CPU time minus the sum over every Java thread.
+ * CPU time of threads by group, including threads that start or end while it runs: a daemon thread
+ * reads the CPU time of every thread of each {@link Threads} source each period and keeps its last
+ * reading, so a thread that ends loses at most its last period. A thread alive at the start counts
+ * from its CPU time then; a thread started later counts from zero. A thread's group is read once,
+ * when its id first appears; threads of no group are not read again.
  */
 public final class ThreadCpuSampler implements AutoCloseable {
-  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-  private final Function<String, String> groupOfName;
+  /** Threads whose CPU time can be read, each by an id of its own while it lives. */
+  public interface Threads {
+    /** The ids of the threads alive now. */
+    long[] ids();
+
+    /** The group thread {@code id} counts in, or {@code null} if it is not counted or has ended. */
+    String group(long id);
+
+    /** The CPU nanoseconds thread {@code id} has used, or a negative number once it has ended. */
+    long cpuNanos(long id);
+  }
+
+  private final List<Readings> sources = new ArrayList<>();
   private final long periodMillis;
-  private final Map<Long, String> groupOfThread = new HashMap<>();
-  private final Map<Long, Long> startCpuNanos = new HashMap<>();
-  private final Map<Long, Long> lastCpuNanos = new HashMap<>();
   private final Thread sampler;
   private volatile boolean running = true;
 
-  private ThreadCpuSampler(Function<String, String> groupOfName, long periodMillis) {
-    this.groupOfName = groupOfName;
+  private ThreadCpuSampler(long periodMillis, Threads... sources) {
+    for (Threads threads : sources) {
+      this.sources.add(new Readings(threads));
+    }
     this.periodMillis = periodMillis;
     this.sampler = new Thread(this::loop, "cpu-sampler");
     sampler.setDaemon(true);
   }
 
-  /**
-   * Starts sampling every {@code periodMillis} ms.
-   *
-   * @param groupOfName the group of a thread by its name, or {@code null} for threads not counted
-   */
-  public static ThreadCpuSampler start(Function<String, String> groupOfName, long periodMillis) {
-    ThreadCpuSampler sampler = new ThreadCpuSampler(groupOfName, periodMillis);
+  /** Starts reading the threads of {@code sources} every {@code periodMillis} ms. */
+  public static ThreadCpuSampler start(long periodMillis, Threads... sources) {
+    ThreadCpuSampler sampler = new ThreadCpuSampler(periodMillis, sources);
     sampler.sample(true);
     sampler.sampler.start();
     return sampler;
@@ -52,9 +53,9 @@ public final class ThreadCpuSampler implements AutoCloseable {
     close();
     sample(false);
     Map<String, Long> sums = new TreeMap<>();
-    lastCpuNanos.forEach(
-        (id, cpu) ->
-            sums.merge(groupOfThread.get(id), cpu - startCpuNanos.getOrDefault(id, 0L), Long::sum));
+    for (Readings readings : sources) {
+      readings.addByGroup(sums);
+    }
     return sums;
   }
 
@@ -70,21 +71,8 @@ public final class ThreadCpuSampler implements AutoCloseable {
   }
 
   private synchronized void sample(boolean atStart) {
-    for (long id : threads.getAllThreadIds()) {
-      if (!groupOfThread.containsKey(id)) {
-        ThreadInfo info = threads.getThreadInfo(id, 0);
-        groupOfThread.put(id, info == null ? null : groupOfName.apply(info.getThreadName()));
-      }
-      if (groupOfThread.get(id) == null) {
-        continue;
-      }
-      long cpu = threads.getThreadCpuTime(id);
-      if (cpu >= 0) {
-        lastCpuNanos.put(id, cpu);
-        if (atStart) {
-          startCpuNanos.put(id, cpu);
-        }
-      }
+    for (Readings readings : sources) {
+      readings.read(atStart);
     }
   }
 
@@ -93,5 +81,43 @@ public final class ThreadCpuSampler implements AutoCloseable {
     running = false;
     sampler.interrupt();
     sampler.join();
+  }
+
+  /** The group, first and last CPU reading of each thread of one source, by thread id. */
+  private static final class Readings {
+    private final Threads threads;
+    private final Map<Long, String> groupOfThread = new HashMap<>();
+    private final Map<Long, Long> startCpuNanos = new HashMap<>();
+    private final Map<Long, Long> lastCpuNanos = new HashMap<>();
+
+    Readings(Threads threads) {
+      this.threads = threads;
+    }
+
+    void read(boolean atStart) {
+      for (long id : threads.ids()) {
+        if (!groupOfThread.containsKey(id)) {
+          groupOfThread.put(id, threads.group(id));
+        }
+        if (groupOfThread.get(id) == null) {
+          continue;
+        }
+        long cpu = threads.cpuNanos(id);
+        if (cpu >= 0) {
+          lastCpuNanos.put(id, cpu);
+          if (atStart) {
+            startCpuNanos.put(id, cpu);
+          }
+        }
+      }
+    }
+
+    /** Adds the CPU nanoseconds each thread used since the start to its group's sum. */
+    void addByGroup(Map<String, Long> sums) {
+      lastCpuNanos.forEach(
+          (id, cpu) ->
+              sums.merge(
+                  groupOfThread.get(id), cpu - startCpuNanos.getOrDefault(id, 0L), Long::sum));
+    }
   }
 }

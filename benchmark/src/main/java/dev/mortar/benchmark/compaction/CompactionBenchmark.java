@@ -1,5 +1,6 @@
 package dev.mortar.benchmark.compaction;
 
+import dev.mortar.benchmark.JavaThreads;
 import dev.mortar.benchmark.ThreadCpuSampler;
 import dev.mortar.benchmark.e2e.Flags;
 import dev.mortar.benchmark.e2e.ProcessMeters;
@@ -173,7 +174,8 @@ public final class CompactionBenchmark {
     String prefix = compactor.compactionThreadPrefix();
     ThreadCpuSampler compactionThreads =
         ThreadCpuSampler.start(
-            name -> name.startsWith(prefix) ? prefix : null, COMPACTION_THREAD_PERIOD_MILLIS);
+            COMPACTION_THREAD_PERIOD_MILLIS,
+            new JavaThreads(name -> name.startsWith(prefix) ? prefix : null));
     ProcessMeters.Reading spent;
     long compactionThreadNanos;
     try (compactionThreads) {

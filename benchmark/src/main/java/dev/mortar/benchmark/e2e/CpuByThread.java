@@ -1,5 +1,6 @@
 package dev.mortar.benchmark.e2e;
 
+import dev.mortar.benchmark.JavaThreads;
 import dev.mortar.benchmark.ThreadCpuSampler;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -48,13 +49,13 @@ final class CpuByThread implements AutoCloseable {
   /** Long enough to keep the sampler's own CPU small; a thread that ends loses at most this. */
   private static final long PERIOD_MILLIS = 100;
 
-  private final ThreadCpuSampler javaThreads;
-  private final JvmThreadCpu jvmThreads;
+  private final ThreadCpuSampler threads;
   private final ProcessMeters.Reading start;
 
   private CpuByThread() {
-    this.javaThreads = ThreadCpuSampler.start(CpuByThread::groupOf, PERIOD_MILLIS);
-    this.jvmThreads = JvmThreadCpu.start(PERIOD_MILLIS);
+    this.threads =
+        ThreadCpuSampler.start(
+            PERIOD_MILLIS, new JavaThreads(CpuByThread::groupOf), new JvmThreadCpu());
     this.start = ProcessMeters.read();
   }
 
@@ -83,8 +84,7 @@ final class CpuByThread implements AutoCloseable {
 
   /** Stops sampling; the CPU µs per row of each group over {@code rows} rows, in report order. */
   Map<String, Double> stopAndDivide(long rows) throws InterruptedException {
-    Map<String, Long> nanos = new HashMap<>(javaThreads.stopAndSumByGroup());
-    nanos.putAll(jvmThreads.stopAndSumByGroup());
+    Map<String, Long> nanos = new HashMap<>(threads.stopAndSumByGroup());
     long processNanos = ProcessMeters.read().minus(start).cpuNanos();
     nanos.put(JVM_OTHER, processNanos - nanos.values().stream().mapToLong(Long::longValue).sum());
     Map<String, Double> perRow = new LinkedHashMap<>();
@@ -96,9 +96,6 @@ final class CpuByThread implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
-    try (JvmThreadCpu closedSecond = jvmThreads;
-        ThreadCpuSampler closedFirst = javaThreads) {
-      // only the closing above
-    }
+    threads.close();
   }
 }

@@ -1,22 +1,21 @@
 package dev.mortar.benchmark.e2e;
 
+import dev.mortar.benchmark.ThreadCpuSampler;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * CPU time of the JVM's own threads, which Java's thread bean does not see, read from Linux's
- * {@code /proc/self/task}: garbage collection ({@code GC Thread#n}, {@code G1 ...}) and the JIT
- * compilers ({@code C1/C2 CompilerThread}). A thread's name is read once; a poller reads the CPU
- * time ({@code utime + stime}, in clock ticks of {@link #TICK_NANOS}) of the matching threads every
- * period and keeps the last reading, so a compiler thread the JVM retires loses at most its last
- * period. Elsewhere than Linux it reads nothing.
+ * The JVM's own threads, which Java's thread bean does not see, as Linux lists them in {@code
+ * /proc/self/task}: garbage collection ({@code GC Thread#n}, {@code G1 ...}) and the JIT compilers
+ * ({@code C1/C2 CompilerThread}). Every task of the process is listed; only those have a group. A
+ * task's CPU time is its {@code utime + stime}, in clock ticks of {@link #TICK_NANOS}. Elsewhere
+ * than Linux it lists no threads.
  */
-final class JvmThreadCpu implements AutoCloseable {
+final class JvmThreadCpu implements ThreadCpuSampler.Threads {
   static final String GC = "GC";
   static final String JIT = "JIT";
 
@@ -24,36 +23,6 @@ final class JvmThreadCpu implements AutoCloseable {
   private static final long TICK_NANOS = 10_000_000L;
 
   private static final Path TASKS = Path.of("/proc/self/task");
-
-  private final Map<String, String> groupOfTask = new HashMap<>();
-  private final Map<String, Long> startTicks = new HashMap<>();
-  private final Map<String, Long> lastTicks = new HashMap<>();
-  private final Thread poller;
-  private volatile boolean running = true;
-
-  private JvmThreadCpu(long periodMillis) {
-    poller =
-        new Thread(
-            () -> {
-              while (running) {
-                try {
-                  Thread.sleep(periodMillis);
-                } catch (InterruptedException e) {
-                  return;
-                }
-                read(false);
-              }
-            },
-            "jvm-thread-cpu");
-    poller.setDaemon(true);
-  }
-
-  static JvmThreadCpu start(long periodMillis) {
-    JvmThreadCpu cpu = new JvmThreadCpu(periodMillis);
-    cpu.read(true);
-    cpu.poller.start();
-    return cpu;
-  }
 
   /** The group of a JVM thread by its Linux name, or null for every other thread. */
   static String groupOf(String name) {
@@ -66,63 +35,43 @@ final class JvmThreadCpu implements AutoCloseable {
     return null;
   }
 
-  /** Stops polling; the CPU nanoseconds each group used since the start. */
-  Map<String, Long> stopAndSumByGroup() throws InterruptedException {
-    close();
-    read(false);
-    Map<String, Long> sums = new TreeMap<>();
-    lastTicks.forEach(
-        (task, ticks) ->
-            sums.merge(
-                groupOfTask.get(task),
-                (ticks - startTicks.getOrDefault(task, 0L)) * TICK_NANOS,
-                Long::sum));
-    return sums;
-  }
-
-  private synchronized void read(boolean atStart) {
-    if (!Files.isDirectory(TASKS)) {
-      return;
-    }
-    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
-      for (Path task : tasks) {
-        String id = task.getFileName().toString();
-        if (!groupOfTask.containsKey(id)) {
-          groupOfTask.put(id, groupOf(readOrEmpty(task.resolve("comm")).trim()));
+  @Override
+  public long[] ids() {
+    List<Long> ids = new ArrayList<>();
+    if (Files.isDirectory(TASKS)) {
+      try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+        for (Path task : tasks) {
+          ids.add(Long.parseLong(task.getFileName().toString()));
         }
-        if (groupOfTask.get(id) == null) {
-          continue;
-        }
-        String stat = readOrEmpty(task.resolve("stat"));
-        if (stat.isEmpty()) {
-          continue; // the thread ended
-        }
-        // Fields after the name, which is in parentheses and may hold spaces: state is field 3,
-        // utime field 14, stime field 15.
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        lastTicks.put(id, ticks);
-        if (atStart) {
-          startTicks.put(id, ticks);
-        }
+      } catch (IOException e) {
+        // /proc vanished under us: the tasks listed so far
       }
-    } catch (IOException e) {
-      // /proc vanished under us: keep the readings so far
     }
-  }
-
-  private static String readOrEmpty(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      return "";
-    }
+    return ids.stream().mapToLong(Long::longValue).toArray();
   }
 
   @Override
-  public void close() throws InterruptedException {
-    running = false;
-    poller.interrupt();
-    poller.join();
+  public String group(long id) {
+    return groupOf(readOrEmpty(id, "comm").trim());
+  }
+
+  @Override
+  public long cpuNanos(long id) {
+    String stat = readOrEmpty(id, "stat");
+    if (stat.isEmpty()) {
+      return -1; // the thread ended
+    }
+    // Fields after the name, which is in parentheses and may hold spaces: state is field 3, utime
+    // field 14, stime field 15.
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * TICK_NANOS;
+  }
+
+  private static String readOrEmpty(long task, String file) {
+    try {
+      return Files.readString(TASKS.resolve(Long.toString(task)).resolve(file));
+    } catch (IOException e) {
+      return "";
+    }
   }
 }
