@@ -7,6 +7,7 @@ import dev.mortar.writer.table.CompactionWriteStat;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.TableSettings;
+import java.io.File;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -75,7 +76,8 @@ public final class CompactOperator extends AbstractStreamOperator<CompactionResu
             BASE_FILE_ROW_GROUP_BYTES,
             settings.logWriterOptions().parquetDictionaryPerColumn(),
             subtask + "-" + tasks + "-" + attempt,
-            pool);
+            pool,
+            spillDir(subtask));
     mailbox =
         getContainingTask()
             .getMailboxExecutorFactory()
@@ -83,6 +85,12 @@ public final class CompactOperator extends AbstractStreamOperator<CompactionResu
     executor =
         Executors.newSingleThreadExecutor(new ExecutorThreadFactory("mortar-compactor-" + subtask));
     metrics = CompactionMetrics.forTask(getMetricGroup());
+  }
+
+  /** One of the TaskManager's temporary folders ({@code io.tmp.dirs}), spread over subtasks. */
+  private File spillDir(int subtask) {
+    File[] dirs = getContainingTask().getEnvironment().getIOManager().getSpillingDirectories();
+    return dirs[subtask % dirs.length];
   }
 
   @Override

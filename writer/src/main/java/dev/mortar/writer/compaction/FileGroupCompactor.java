@@ -8,6 +8,7 @@ import dev.mortar.logformat.read.StoredRowType;
 import dev.mortar.writer.input.OrderingField;
 import dev.mortar.writer.table.CompactionWriteStat;
 import dev.mortar.writer.table.CompactionWriteStat.PreviousBase;
+import java.io.File;
 import java.io.IOException;
 import org.apache.avro.Schema;
 import org.apache.flink.table.types.logical.RowType;
@@ -57,7 +58,8 @@ final class FileGroupCompactor implements AutoCloseable {
       long rowGroupBytes,
       boolean dictionaryPerColumn,
       String writeToken,
-      PagePool pool) {
+      PagePool pool,
+      File spillDir) {
     this.fs = fs;
     this.basePath = basePath;
     this.tempDir = tempDir;
@@ -69,7 +71,11 @@ final class FileGroupCompactor implements AutoCloseable {
     this.writeToken = writeToken;
     this.merger =
         new SliceMerger(
-            fs, dataType, OrderingField.of(StoredRowType.of(dataType), orderingField), pool);
+            fs,
+            dataType,
+            OrderingField.of(StoredRowType.of(dataType), orderingField),
+            pool,
+            spillDir);
   }
 
   CompactionWriteStat compact(CompactionTask task) throws IOException {

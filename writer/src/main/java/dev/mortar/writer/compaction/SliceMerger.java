@@ -15,15 +15,22 @@ import dev.mortar.logformat.read.ParquetRowReader;
 import dev.mortar.logformat.read.StoredRowType;
 import dev.mortar.serde.Operation;
 import dev.mortar.writer.input.OrderingField;
+import java.io.File;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.writer.BinaryRowWriter;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Merges one file slice (an optional base file and its log files) into the latest record of every
@@ -33,21 +40,27 @@ import org.apache.hadoop.fs.Path;
  * record like any other, and a key whose winner is a delete is not written.
  *
  * <pre>
- *   for each key share (hash of the key mod m = r), first the whole key space (m = 1):
- *     logs, oldest first ──append──▶ buffer (de-duplicates on append, in a bounded page pool)
- *         pool full? ──▶ count the share's records to the end of the logs, then split the share
- *                        into k (m·k; r, r+m, ... r+(k-1)m), k the power of two that fits them
- *     base file rows ──take(key)──▶ the log record of the key, if any: the winner is written
- *     buffer cursor ──────────────▶ the keys no base row had: written unless deleted
+ *   pass over a key share (hash of the key mod m = r), first the whole key space (m = 1):
+ *     its log records, oldest first ──append──▶ buffer (de-duplicates on append, bounded pool)
+ *         pool full? ──▶ count the share's remaining records (keys only), then split the share
+ *                        into k parts (m·k; r, r+m, ... r+(k-1)m), k the power of two that fits
+ *                        them: read its records once more, each into its part's spill file,
+ *                        and run one pass per part over that file instead of the logs
+ *     base file rows of the share ──take(key)──▶ the log record of the key, if any: the winner
+ *     buffer cursor ──▶ the keys no base row had: written unless deleted
  * </pre>
  *
- * Memory is the pool's budget whatever the slice's size: a slice whose logs do not fit is merged in
- * several passes over disjoint key shares, each reading the files again. A pass reads only the key
- * of a record outside its share ({@link KeyFilter}): the log readers skip such a record's other
- * fields, the base file's reader its other columns. The base file is streamed, never held. One
- * merger serves one thread; its buffer is reused from slice to slice.
+ * Memory is the pool's budget whatever the slice's size. A slice whose logs do not fit is merged in
+ * several passes over disjoint key shares; the logs are read at most twice (a share that still does
+ * not fit splits its own spill file the same way), and each pass streams the base file again,
+ * reading only the key of a row outside its share ({@link KeyFilter}). Spill files hold records in
+ * log order, so equal ordering values are decided as from the logs, and are deleted as soon as
+ * their pass has loaded them, and whatever happens when the merge ends. One merger serves one
+ * thread; its buffer is reused from slice to slice.
  */
 final class SliceMerger implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SliceMerger.class);
+
   /** The most passes a slice may take before the pool is declared too small for it. */
   private static final int MAX_SHARES = 1 << 12;
 
@@ -65,10 +78,19 @@ final class SliceMerger implements AutoCloseable {
   private final ParquetRowReader baseReader;
   private final OrderingField ordering;
   private final BucketBuffer buffer;
+  private final File spillDir;
+  private final int storedArity;
+  private final List<SpillFile> spills = new ArrayList<>();
   private final Counts counts = new Counts();
 
-  SliceMerger(FileSystem fs, RowType dataType, OrderingField storedOrdering, PagePool pool) {
+  /**
+   * @param spillDir the local folder for the records of passes still to come
+   */
+  SliceMerger(
+      FileSystem fs, RowType dataType, OrderingField storedOrdering, PagePool pool, File spillDir) {
     this.fs = fs;
+    this.spillDir = spillDir;
+    this.storedArity = StoredRowType.of(dataType).getFieldCount();
     this.logReader = new LogFileReader(dataType);
     this.baseReader = new ParquetRowReader(StoredRowType.of(dataType));
     this.ordering = storedOrdering;
@@ -99,75 +121,128 @@ final class SliceMerger implements AutoCloseable {
   Counts merge(Path partitionDir, String baseFile, Iterable<String> logFiles, BaseFileWriter out)
       throws IOException {
     counts.reset();
-    Deque<KeyShare> shares = new ArrayDeque<>();
-    shares.push(new KeyShare(1, 0));
-    while (!shares.isEmpty()) {
-      KeyShare share = shares.pop();
+    Deque<Pass> passes = new ArrayDeque<>();
+    passes.push(new Pass(new KeyShare(1, 0), null));
+    try {
+      while (!passes.isEmpty()) {
+        Pass pass = passes.pop();
+        buffer.clear();
+        counts.passes++;
+        ShareLoader loaded =
+            pass.spill == null ? loadLogs(partitionDir, logFiles, pass.keys) : loadSpill(pass);
+        if (loaded.overflow > 0) {
+          split(pass, loaded.partsNeeded(), partitionDir, logFiles).forEach(passes::push);
+          continue;
+        }
+        counts.logRecords += loaded.records;
+        if (pass.spill != null) {
+          delete(pass.spill);
+        }
+        if (baseFile != null) {
+          mergeBase(new Path(partitionDir, baseFile), pass.keys, out);
+        }
+        BufferCursor cursor = buffer.cursor();
+        while (cursor.next()) {
+          if (cursor.operation() == Operation.DELETE) {
+            counts.deletes++;
+          } else {
+            out.write(cursor.row());
+            counts.written++;
+          }
+        }
+      }
+    } finally {
       buffer.clear();
-      counts.passes++;
-      ShareLoader loaded = loadLogs(partitionDir, logFiles, share);
-      if (loaded.overflow > 0) {
-        if (share.modulus() >= MAX_SHARES) {
-          throw new IOException(
-              "compaction memory is too small for the logs of "
-                  + partitionDir
-                  + " "
-                  + logFiles
-                  + ": even 1/"
-                  + share.modulus()
-                  + " of their keys does not fit; raise compaction.memory");
-        }
-        int parts = Math.min(loaded.partsNeeded(), MAX_SHARES / share.modulus());
-        for (int part = parts - 1; part >= 0; part--) {
-          shares.push(share.part(parts, part));
-        }
-        continue;
-      }
-      if (baseFile != null) {
-        mergeBase(new Path(partitionDir, baseFile), share, out);
-      }
-      BufferCursor cursor = buffer.cursor();
-      while (cursor.next()) {
-        if (cursor.operation() == Operation.DELETE) {
-          counts.deletes++;
-        } else {
-          out.write(cursor.row());
-          counts.written++;
-        }
+      for (SpillFile spill : List.copyOf(spills)) {
+        delete(spill);
       }
     }
-    buffer.clear();
     return counts;
   }
 
-  /**
-   * Appends the share's records of every log; when the pool ran out ({@link ShareLoader#overflow}
-   * above 0) the buffer is partial and the loader says how far the share must be split.
-   */
+  /** Reads a share's records from the log files; the buffer is partial if the loader overflowed. */
   private ShareLoader loadLogs(Path partitionDir, Iterable<String> logFiles, KeyShare share)
       throws IOException {
     ShareLoader loader = new ShareLoader(share);
-    long blocks = 0;
-    long bytes = 0;
     for (String log : logFiles) {
-      Path path = new Path(partitionDir, log);
-      try {
-        LogFileRead read = logReader.read(fs, path, loader, loader);
-        blocks += read.dataBlocks() + read.deleteBlocks();
-        bytes += read.bytes();
-      } catch (IllegalArgumentException e) {
-        throw new IOException("cannot compact log file " + path + ": " + e.getMessage(), e);
-      }
-    }
-    if (loader.overflow > 0) {
-      return loader;
-    }
-    counts.logRecords += loader.records;
-    if (share.residue() == 0) { // one share of every split has residue 0: count the files once
-      counts.logBlocks += blocks;
-      counts.logBytes += bytes;
+      LogFileRead read = readLog(partitionDir, log, loader, loader);
+      counts.logBlocks += read.dataBlocks() + read.deleteBlocks();
+      counts.logBytes += read.bytes();
     }
     return loader;
+  }
+
+  private ShareLoader loadSpill(Pass pass) throws IOException {
+    ShareLoader loader = new ShareLoader(pass.keys);
+    pass.spill.read(
+        (operation, orderingValue, key, row) ->
+            loader.append(key, orderingValue, operation, row == null ? NO_ROW : row));
+    return loader;
+  }
+
+  /**
+   * Splits a pass whose records did not fit into {@code parts} passes over disjoint parts of its
+   * share: reads its records once more (the log files, or its own spill file, which is deleted) and
+   * writes each into the spill file of its part. The parts are returned last first, to be pushed.
+   */
+  private List<Pass> split(Pass pass, int partsNeeded, Path partitionDir, Iterable<String> logFiles)
+      throws IOException {
+    if (pass.keys.modulus() >= MAX_SHARES) {
+      throw new IOException(
+          "compaction memory is too small for the logs of "
+              + partitionDir
+              + " "
+              + logFiles
+              + ": even 1/"
+              + pass.keys.modulus()
+              + " of their keys does not fit; raise compaction.memory");
+    }
+    int parts = Math.min(partsNeeded, MAX_SHARES / pass.keys.modulus());
+    Partitioner partitioner = new Partitioner(pass.keys, parts);
+    if (pass.spill == null) {
+      for (String log : logFiles) {
+        readLog(
+            partitionDir,
+            log,
+            partitioner,
+            pass.keys.modulus() == 1 ? KeyFilter.ALL : pass.keys::contains);
+      }
+    } else {
+      pass.spill.read(partitioner::record);
+      delete(pass.spill);
+    }
+    List<Pass> split = new ArrayList<>(parts);
+    for (int part = parts - 1; part >= 0; part--) {
+      partitioner.files[part].finishWriting();
+      split.add(new Pass(pass.keys.part(parts, part), partitioner.files[part]));
+    }
+    return split;
+  }
+
+  private LogFileRead readLog(Path partitionDir, String log, LogRecordSink sink, KeyFilter keys)
+      throws IOException {
+    Path path = new Path(partitionDir, log);
+    try {
+      return logReader.read(fs, path, sink, keys);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("cannot compact log file " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private SpillFile newSpill() throws IOException {
+    SpillFile spill = SpillFile.create(spillDir, storedArity, StoredRowType.RECORD_KEY);
+    spills.add(spill);
+    return spill;
+  }
+
+  /** Removes a spill file; one that cannot be removed is only logged (it is a local temp file). */
+  private void delete(SpillFile spill) {
+    spills.remove(spill);
+    try {
+      spill.delete();
+    } catch (IOException e) {
+      LOG.warn("Could not delete compaction spill file {}", spill, e);
+    }
   }
 
   private void mergeBase(Path baseFile, KeyShare share, BaseFileWriter out) throws IOException {
@@ -244,8 +319,11 @@ final class SliceMerger implements AutoCloseable {
       append(key, ordering.toLong(value), Operation.DELETE, NO_ROW);
     }
 
-    private void append(BinaryStringData key, long orderingValue, Operation op, BinaryRowData row) {
-      if (buffer.append(key, orderingValue, op, row)) {
+    /** Appends a record of the share; once the pool is full, only counts it. */
+    void append(BinaryStringData key, long orderingValue, Operation op, BinaryRowData row) {
+      if (overflow > 0) {
+        overflow++;
+      } else if (buffer.append(key, orderingValue, op, row)) {
         records++;
       } else {
         overflow = 1;
@@ -259,6 +337,56 @@ final class SliceMerger implements AutoCloseable {
     }
   }
 
+  /** One pass: a key share, and the spill file holding its log records (null: the log files). */
+  private record Pass(KeyShare keys, @Nullable SpillFile spill) {}
+
+  /** Writes each record of a share into the spill file of its part. */
+  private final class Partitioner implements LogRecordSink {
+    private final KeyShare share;
+    private final int parts;
+    private final SpillFile[] files;
+    private byte[] keyBytes = new byte[64];
+
+    Partitioner(KeyShare share, int parts) throws IOException {
+      this.share = share;
+      this.parts = parts;
+      this.files = new SpillFile[parts];
+      for (int part = 0; part < parts; part++) {
+        files[part] = newSpill();
+      }
+    }
+
+    @Override
+    public void row(BinaryRowData stored) throws IOException {
+      BinaryStringData key = (BinaryStringData) stored.getString(StoredRowType.RECORD_KEY);
+      fileOf(key).writeUpsert(ordering.toLong(stored), stored);
+    }
+
+    @Override
+    public void delete(BinaryStringData key, String partitionPath, OrderingValue value)
+        throws IOException {
+      fileOf(key).writeDelete(ordering.toLong(value), key);
+    }
+
+    void record(Operation operation, long orderingValue, BinaryStringData key, BinaryRowData row)
+        throws IOException {
+      if (operation == Operation.DELETE) {
+        fileOf(key).writeDelete(orderingValue, key);
+      } else {
+        fileOf(key).writeUpsert(orderingValue, row);
+      }
+    }
+
+    private SpillFile fileOf(BinaryStringData key) {
+      int length = key.getSizeInBytes();
+      if (length > keyBytes.length) {
+        keyBytes = new byte[Math.max(length, 2 * keyBytes.length)];
+      }
+      BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), keyBytes, 0, length);
+      return files[share.partOf(parts, keyBytes, 0, length)];
+    }
+  }
+
   /**
    * The keys whose hash is {@code residue} modulo {@code modulus}: a hash of the key's UTF-8 bytes
    * of its own, mixed so that a share's keys spread over the whole de-dup index, which places keys
@@ -266,19 +394,25 @@ final class SliceMerger implements AutoCloseable {
    */
   record KeyShare(int modulus, int residue) {
     boolean contains(byte[] utf8, int offset, int length) {
-      if (modulus == 1) {
-        return true;
-      }
-      int hash = 1;
-      for (int i = offset; i < offset + length; i++) {
-        hash = 31 * hash + utf8[i];
-      }
-      return Math.floorMod(mix(hash), modulus) == residue;
+      return modulus == 1 || Math.floorMod(hash(utf8, offset, length), modulus) == residue;
+    }
+
+    /** Which of {@code parts} parts of this share ({@link #part}) holds a key of the share. */
+    int partOf(int parts, byte[] utf8, int offset, int length) {
+      return (Math.floorMod(hash(utf8, offset, length), modulus * parts) - residue) / modulus;
     }
 
     /** Part {@code part} of {@code parts} (a power of two) of this share. */
     KeyShare part(int parts, int part) {
       return new KeyShare(modulus * parts, residue + part * modulus);
+    }
+
+    private static int hash(byte[] utf8, int offset, int length) {
+      int hash = 1;
+      for (int i = offset; i < offset + length; i++) {
+        hash = 31 * hash + utf8[i];
+      }
+      return mix(hash);
     }
 
     private static int mix(int hash) {

@@ -15,6 +15,7 @@ import dev.mortar.logformat.read.ParquetRowReader;
 import dev.mortar.logformat.read.StoredRowType;
 import dev.mortar.testing.Seeds;
 import dev.mortar.writer.table.CompactionWriteStat;
+import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -205,7 +206,8 @@ class FileGroupCompactorTest {
     }
   }
 
-  private static CompactionWriteStat compact(
+  /** Compacts {@code task}; the merge's spill files must all be gone afterwards. */
+  private CompactionWriteStat compact(
       FileSystem fs,
       org.apache.hadoop.fs.Path base,
       CompactionTask task,
@@ -214,6 +216,7 @@ class FileGroupCompactorTest {
       String token)
       throws Exception {
     int pageSize = 4096;
+    File spillDir = dir.resolve("spill").toFile();
     try (PagePool pool = PagePool.strictOnHeap(pageSize, (long) poolPages * pageSize);
         FileGroupCompactor compactor =
             new FileGroupCompactor(
@@ -227,8 +230,11 @@ class FileGroupCompactorTest {
                 1 << 20,
                 dictionaryPerColumn,
                 token,
-                pool)) {
+                pool,
+                spillDir)) {
       return compactor.compact(task);
+    } finally {
+      assertThat(spillDir.list()).as("spill files left in %s", spillDir).isNullOrEmpty();
     }
   }
 
