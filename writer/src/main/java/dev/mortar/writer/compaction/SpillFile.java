@@ -76,18 +76,19 @@ final class SpillFile {
   }
 
   void writeUpsert(long orderingValue, BinaryRowData row) throws IOException {
-    out.writeInt(row.getSizeInBytes());
-    out.writeByte(UPSERT);
-    out.writeLong(orderingValue);
-    BinarySegmentUtils.copyToView(row.getSegments(), row.getOffset(), row.getSizeInBytes(), out);
-    records++;
+    write(UPSERT, orderingValue, row.getSegments(), row.getOffset(), row.getSizeInBytes());
   }
 
   void writeDelete(long orderingValue, BinaryStringData key) throws IOException {
-    out.writeInt(key.getSizeInBytes());
-    out.writeByte(DELETE);
+    write(DELETE, orderingValue, key.getSegments(), key.getOffset(), key.getSizeInBytes());
+  }
+
+  private void write(byte kind, long orderingValue, MemorySegment[] bytes, int offset, int length)
+      throws IOException {
+    out.writeInt(length);
+    out.writeByte(kind);
     out.writeLong(orderingValue);
-    BinarySegmentUtils.copyToView(key.getSegments(), key.getOffset(), key.getSizeInBytes(), out);
+    BinarySegmentUtils.copyToView(bytes, offset, length, out);
     records++;
   }
 
