@@ -75,7 +75,7 @@ class FileGroupCompactorTest {
     FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
     Map<Long, Model> model = new HashMap<>();
 
-    CompactionTask first = writeSlice(fs, base, format, random, model, 1, 4, null);
+    CompactionTask first = writeSlice(fs, base, format, random, model, 1, 4, null, 0);
     CompactionWriteStat firstStat =
         compact(fs, base, first, poolPages, dictionaryPerColumn, "0-1-0");
     assertThat(readBaseFile(fs, base, firstStat.baseFileName()))
@@ -84,7 +84,7 @@ class FileGroupCompactorTest {
 
     model.values().removeIf(change -> change.name == null); // a compacted delete leaves nothing
     CompactionTask second =
-        writeSlice(fs, base, format, random, model, 5, 3, firstStat.baseFileName());
+        writeSlice(fs, base, format, random, model, 5, 3, firstStat.baseFileName(), 0);
     CompactionWriteStat secondStat =
         compact(fs, base, second, poolPages, dictionaryPerColumn, "0-1-0");
     assertThat(readBaseFile(fs, base, secondStat.baseFileName()))
@@ -103,6 +103,26 @@ class FileGroupCompactorTest {
     assertThat(secondStat.logBytes()).as("bytes of the logs compacted").isEqualTo(logBytes);
   }
 
+  /**
+   * Records that grow from log to log make the first pass's count of records a poor measure of the
+   * memory the rest need: the parts it plans do not fit, and each splits its own spill file.
+   */
+  @ParameterizedTest(name = "{0} blocks")
+  @CsvSource({"AVRO", "PARQUET"})
+  void recordsGrowingFromLogToLogStillMergeExactly(LogBlockFormat format) throws Exception {
+    long seed = Seeds.seed("FileGroupCompactorTest");
+    LOG.info("seed {} for growing records in {} blocks", seed, format);
+    SplittableRandom random = new SplittableRandom(seed);
+    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
+    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
+    Map<Long, Model> model = new HashMap<>();
+    CompactionTask task = writeSlice(fs, base, format, random, model, 1, 4, null, 1_500);
+    CompactionWriteStat stat = compact(fs, base, task, 6, true, "0-1-0");
+    assertThat(readBaseFile(fs, base, stat.baseFileName()))
+        .as("seed %s", seed)
+        .isEqualTo(expected(model));
+  }
+
   @Test
   void runningATaskAgainReplacesWhatAnEarlierAttemptWrote() throws Exception {
     long seed = Seeds.seed("FileGroupCompactorTest");
@@ -110,7 +130,7 @@ class FileGroupCompactorTest {
     org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
     FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
     Map<Long, Model> model = new HashMap<>();
-    CompactionTask task = writeSlice(fs, base, LogBlockFormat.AVRO, random, model, 1, 3, null);
+    CompactionTask task = writeSlice(fs, base, LogBlockFormat.AVRO, random, model, 1, 3, null, 0);
 
     CompactionWriteStat earlier = compact(fs, base, task, 4096, true, "0-1-0");
     CompactionWriteStat again = compact(fs, base, task, 4096, true, "1-1-1");
@@ -136,7 +156,8 @@ class FileGroupCompactorTest {
   }
 
   /**
-   * Writes {@code logs} log files of random changes to keys [0, 60) and records them in the model.
+   * Writes {@code logs} log files of random changes to keys [0, 60) and records them in the model;
+   * each log's names are {@code nameGrowthPerLog} characters longer than the previous log's.
    */
   private static CompactionTask writeSlice(
       FileSystem fs,
@@ -146,7 +167,8 @@ class FileGroupCompactorTest {
       Map<Long, Model> model,
       int firstCommit,
       int logs,
-      String baseFile)
+      String baseFile,
+      int nameGrowthPerLog)
       throws Exception {
     LogWriterOptions options =
         LogWriterOptions.builder()
@@ -172,7 +194,8 @@ class FileGroupCompactorTest {
             writer.delete(key, OrderingValue.ofLong(ts));
             update(model, id, new Model(ts, null));
           } else {
-            String name = "n" + commit + "-" + i + "-" + "x".repeat(random.nextInt(300));
+            int length = random.nextInt(300) + (commit - firstCommit) * nameGrowthPerLog;
+            String name = "n" + commit + "-" + i + "-" + "x".repeat(length);
             BinaryRowData row =
                 serializer
                     .toBinaryRow(GenericRowData.of(id, StringData.fromString(name), ts))
