@@ -44,19 +44,19 @@ import org.slf4j.LoggerFactory;
  *     its log records, oldest first ──append──▶ buffer (de-duplicates on append, bounded pool)
  *         pool full? ──▶ count the share's remaining records (keys only), then split the share
  *                        into k parts (m·k; r, r+m, ... r+(k-1)m), k the power of two that fits
- *                        them: read its records once more, each into its part's spill file,
- *                        and run one pass per part over that file instead of the logs
- *     base file rows of the share ──take(key)──▶ the log record of the key, if any: the winner
+ *                        them: read its log records and base rows once more, each into its
+ *                        part's spill files, and run one pass per part over those files
+ *     its base rows ──take(key)──▶ the log record of the key, if any: the winner is written
  *     buffer cursor ──▶ the keys no base row had: written unless deleted
  * </pre>
  *
  * Memory is the pool's budget whatever the slice's size. A slice whose logs do not fit is merged in
- * several passes over disjoint key shares; the logs are read at most twice (a share that still does
- * not fit splits its own spill file the same way), and each pass streams the base file again,
- * reading only the key of a row outside its share ({@link KeyFilter}). Spill files hold records in
- * log order, so equal ordering values are decided as from the logs, and are deleted as soon as
- * their pass has loaded them, and whatever happens when the merge ends. One merger serves one
- * thread; its buffer is reused from slice to slice.
+ * several passes over disjoint key shares; its logs are read at most twice and its base file once
+ * or twice (a share that still does not fit splits its own spill files the same way). Spill files
+ * hold records in the order read, so equal ordering values are decided as from the files, and are
+ * deleted as soon as their pass has read them, and whatever happens when the merge ends. Once the
+ * first pass's pool is full it reads only the key of each further record ({@link KeyFilter}). One
+ * merger serves one thread; its buffer is reused from slice to slice.
  */
 final class SliceMerger implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SliceMerger.class);
@@ -122,23 +122,27 @@ final class SliceMerger implements AutoCloseable {
       throws IOException {
     counts.reset();
     Deque<Pass> passes = new ArrayDeque<>();
-    passes.push(new Pass(new KeyShare(1, 0), null));
+    passes.push(new Pass(new KeyShare(1, 0), null, null));
     try {
       while (!passes.isEmpty()) {
         Pass pass = passes.pop();
         buffer.clear();
         counts.passes++;
         ShareLoader loaded =
-            pass.spill == null ? loadLogs(partitionDir, logFiles, pass.keys) : loadSpill(pass);
+            pass.logs == null ? loadLogs(partitionDir, logFiles, pass.keys) : loadSpill(pass);
         if (loaded.overflow > 0) {
-          split(pass, loaded.partsNeeded(), partitionDir, logFiles).forEach(passes::push);
+          Path base = baseFile == null ? null : new Path(partitionDir, baseFile);
+          split(pass, loaded.partsNeeded(), partitionDir, logFiles, base).forEach(passes::push);
           continue;
         }
         counts.logRecords += loaded.records;
-        if (pass.spill != null) {
-          delete(pass.spill);
+        if (pass.logs != null) {
+          delete(pass.logs);
         }
-        if (baseFile != null) {
+        if (pass.base != null) {
+          pass.base.read((operation, orderingValue, key, row) -> mergeBaseRow(row, key, out));
+          delete(pass.base);
+        } else if (baseFile != null) {
           mergeBase(new Path(partitionDir, baseFile), pass.keys, out);
         }
         BufferCursor cursor = buffer.cursor();
@@ -174,7 +178,7 @@ final class SliceMerger implements AutoCloseable {
 
   private ShareLoader loadSpill(Pass pass) throws IOException {
     ShareLoader loader = new ShareLoader(pass.keys);
-    pass.spill.read(
+    pass.logs.read(
         (operation, orderingValue, key, row) ->
             loader.append(key, orderingValue, operation, row == null ? NO_ROW : row));
     return loader;
@@ -182,10 +186,16 @@ final class SliceMerger implements AutoCloseable {
 
   /**
    * Splits a pass whose records did not fit into {@code parts} passes over disjoint parts of its
-   * share: reads its records once more (the log files, or its own spill file, which is deleted) and
-   * writes each into the spill file of its part. The parts are returned last first, to be pushed.
+   * share: reads its log records once more (the log files, or its own spill file, which is deleted)
+   * and its base rows (the base file, or its own spill file), and writes each into the spill files
+   * of its part. The parts are returned last first, to be pushed.
    */
-  private List<Pass> split(Pass pass, int partsNeeded, Path partitionDir, Iterable<String> logFiles)
+  private List<Pass> split(
+      Pass pass,
+      int partsNeeded,
+      Path partitionDir,
+      Iterable<String> logFiles,
+      @Nullable Path baseFile)
       throws IOException {
     if (pass.keys.modulus() >= MAX_SHARES) {
       throw new IOException(
@@ -198,23 +208,30 @@ final class SliceMerger implements AutoCloseable {
               + " of their keys does not fit; raise compaction.memory");
     }
     int parts = Math.min(partsNeeded, MAX_SHARES / pass.keys.modulus());
-    Partitioner partitioner = new Partitioner(pass.keys, parts);
-    if (pass.spill == null) {
+    KeyFilter keys = pass.keys.modulus() == 1 ? KeyFilter.ALL : pass.keys::contains;
+    Partitioner logParts = new Partitioner(pass.keys, parts);
+    if (pass.logs == null) {
       for (String log : logFiles) {
-        readLog(
-            partitionDir,
-            log,
-            partitioner,
-            pass.keys.modulus() == 1 ? KeyFilter.ALL : pass.keys::contains);
+        readLog(partitionDir, log, logParts, keys);
       }
     } else {
-      pass.spill.read(partitioner::record);
-      delete(pass.spill);
+      pass.logs.read(logParts::record);
+      delete(pass.logs);
+    }
+    Partitioner baseParts = baseFile == null ? null : new Partitioner(pass.keys, parts);
+    if (pass.base != null) {
+      pass.base.read(baseParts::record);
+      delete(pass.base);
+    } else if (baseFile != null) {
+      baseReader.read(new FileSystemInputFile(fs, baseFile), baseParts::row, keys);
     }
     List<Pass> split = new ArrayList<>(parts);
     for (int part = parts - 1; part >= 0; part--) {
-      partitioner.files[part].finishWriting();
-      split.add(new Pass(pass.keys.part(parts, part), partitioner.files[part]));
+      split.add(
+          new Pass(
+              pass.keys.part(parts, part),
+              logParts.finished(part),
+              baseParts == null ? null : baseParts.finished(part)));
     }
     return split;
   }
@@ -248,23 +265,26 @@ final class SliceMerger implements AutoCloseable {
   private void mergeBase(Path baseFile, KeyShare share, BaseFileWriter out) throws IOException {
     baseReader.read(
         new FileSystemInputFile(fs, baseFile),
-        row -> {
-          BinaryStringData key = (BinaryStringData) row.getString(StoredRowType.RECORD_KEY);
-          BufferCursor newer = buffer.take(key);
-          if (newer == null || ordering.toLong(row) > newer.orderingValue()) {
-            out.write(row);
-            counts.written++;
-            return;
-          }
-          counts.updatedBaseRows++;
-          if (newer.operation() == Operation.DELETE) {
-            counts.deletes++;
-          } else {
-            out.write(newer.row());
-            counts.written++;
-          }
-        },
+        row -> mergeBaseRow(row, (BinaryStringData) row.getString(StoredRowType.RECORD_KEY), out),
         share.modulus() == 1 ? KeyFilter.ALL : share::contains);
+  }
+
+  /** Writes a base row, or the log record of its key that wins over it. */
+  private void mergeBaseRow(BinaryRowData row, BinaryStringData key, BaseFileWriter out)
+      throws IOException {
+    BufferCursor newer = buffer.take(key);
+    if (newer == null || ordering.toLong(row) > newer.orderingValue()) {
+      out.write(row);
+      counts.written++;
+      return;
+    }
+    counts.updatedBaseRows++;
+    if (newer.operation() == Operation.DELETE) {
+      counts.deletes++;
+    } else {
+      out.write(newer.row());
+      counts.written++;
+    }
   }
 
   @Override
@@ -337,10 +357,13 @@ final class SliceMerger implements AutoCloseable {
     }
   }
 
-  /** One pass: a key share, and the spill file holding its log records (null: the log files). */
-  private record Pass(KeyShare keys, @Nullable SpillFile spill) {}
+  /**
+   * One pass: a key share, and the spill files holding its log records and its base rows (both null
+   * for the first pass, which reads the slice's files; {@code base} also null without a base file).
+   */
+  private record Pass(KeyShare keys, @Nullable SpillFile logs, @Nullable SpillFile base) {}
 
-  /** Writes each record of a share into the spill file of its part. */
+  /** Writes each record of a share (log records, or base rows) into the spill file of its part. */
   private final class Partitioner implements LogRecordSink {
     private final KeyShare share;
     private final int parts;
@@ -375,6 +398,12 @@ final class SliceMerger implements AutoCloseable {
       } else {
         fileOf(key).writeUpsert(orderingValue, row);
       }
+    }
+
+    /** Part {@code part}'s spill file, written to the end. */
+    SpillFile finished(int part) throws IOException {
+      files[part].finishWriting();
+      return files[part];
     }
 
     private SpillFile fileOf(BinaryStringData key) {

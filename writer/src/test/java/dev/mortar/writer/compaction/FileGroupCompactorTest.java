@@ -116,10 +116,18 @@ class FileGroupCompactorTest {
     org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
     FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
     Map<Long, Model> model = new HashMap<>();
-    CompactionTask task = writeSlice(fs, base, format, random, model, 1, 4, null, 1_500);
-    CompactionWriteStat stat = compact(fs, base, task, 6, true, "0-1-0");
-    assertThat(readBaseFile(fs, base, stat.baseFileName()))
+    CompactionTask first = writeSlice(fs, base, format, random, model, 1, 4, null, 1_500);
+    CompactionWriteStat firstStat = compact(fs, base, first, 6, true, "0-1-0");
+    assertThat(readBaseFile(fs, base, firstStat.baseFileName()))
         .as("seed %s", seed)
+        .isEqualTo(expected(model));
+
+    model.values().removeIf(change -> change.name == null);
+    CompactionTask second =
+        writeSlice(fs, base, format, random, model, 5, 4, firstStat.baseFileName(), 1_500);
+    CompactionWriteStat secondStat = compact(fs, base, second, 6, true, "0-1-0");
+    assertThat(readBaseFile(fs, base, secondStat.baseFileName()))
+        .as("seed %s, with the base file split into spill files too", seed)
         .isEqualTo(expected(model));
   }
 
