@@ -128,8 +128,7 @@ final class SliceMerger implements AutoCloseable {
         Pass pass = passes.pop();
         buffer.clear();
         counts.passes++;
-        ShareLoader loaded =
-            pass.logs == null ? loadLogs(partitionDir, logFiles, pass.keys) : loadSpill(pass);
+        ShareLoader loaded = pass.logs == null ? loadLogs(partitionDir, logFiles) : loadSpill(pass);
         if (loaded.overflow > 0) {
           Path base = baseFile == null ? null : new Path(partitionDir, baseFile);
           split(pass, loaded.partsNeeded(), partitionDir, logFiles, base).forEach(passes::push);
@@ -143,7 +142,7 @@ final class SliceMerger implements AutoCloseable {
           pass.base.read((operation, orderingValue, key, row) -> mergeBaseRow(row, key, out));
           delete(pass.base);
         } else if (baseFile != null) {
-          mergeBase(new Path(partitionDir, baseFile), pass.keys, out);
+          mergeBase(new Path(partitionDir, baseFile), out);
         }
         BufferCursor cursor = buffer.cursor();
         while (cursor.next()) {
@@ -164,10 +163,9 @@ final class SliceMerger implements AutoCloseable {
     return counts;
   }
 
-  /** Reads a share's records from the log files; the buffer is partial if the loader overflowed. */
-  private ShareLoader loadLogs(Path partitionDir, Iterable<String> logFiles, KeyShare share)
-      throws IOException {
-    ShareLoader loader = new ShareLoader(share);
+  /** Reads the log files into the buffer; it is partial if the loader overflowed. */
+  private ShareLoader loadLogs(Path partitionDir, Iterable<String> logFiles) throws IOException {
+    ShareLoader loader = new ShareLoader();
     for (String log : logFiles) {
       LogFileRead read = readLog(partitionDir, log, loader, loader);
       counts.logBlocks += read.dataBlocks() + read.deleteBlocks();
@@ -177,7 +175,7 @@ final class SliceMerger implements AutoCloseable {
   }
 
   private ShareLoader loadSpill(Pass pass) throws IOException {
-    ShareLoader loader = new ShareLoader(pass.keys);
+    ShareLoader loader = new ShareLoader();
     pass.logs.read(
         (operation, orderingValue, key, row) ->
             loader.append(key, orderingValue, operation, row == null ? NO_ROW : row));
@@ -208,11 +206,10 @@ final class SliceMerger implements AutoCloseable {
               + " of their keys does not fit; raise compaction.memory");
     }
     int parts = Math.min(partsNeeded, MAX_SHARES / pass.keys.modulus());
-    KeyFilter keys = pass.keys.modulus() == 1 ? KeyFilter.ALL : pass.keys::contains;
     Partitioner logParts = new Partitioner(pass.keys, parts);
     if (pass.logs == null) {
       for (String log : logFiles) {
-        readLog(partitionDir, log, logParts, keys);
+        readLog(partitionDir, log, logParts, KeyFilter.ALL);
       }
     } else {
       pass.logs.read(logParts::record);
@@ -223,7 +220,7 @@ final class SliceMerger implements AutoCloseable {
       pass.base.read(baseParts::record);
       delete(pass.base);
     } else if (baseFile != null) {
-      baseReader.read(new FileSystemInputFile(fs, baseFile), baseParts::row, keys);
+      baseReader.read(new FileSystemInputFile(fs, baseFile), baseParts::row);
     }
     List<Pass> split = new ArrayList<>(parts);
     for (int part = parts - 1; part >= 0; part--) {
@@ -262,11 +259,10 @@ final class SliceMerger implements AutoCloseable {
     }
   }
 
-  private void mergeBase(Path baseFile, KeyShare share, BaseFileWriter out) throws IOException {
+  private void mergeBase(Path baseFile, BaseFileWriter out) throws IOException {
     baseReader.read(
         new FileSystemInputFile(fs, baseFile),
-        row -> mergeBaseRow(row, (BinaryStringData) row.getString(StoredRowType.RECORD_KEY), out),
-        share.modulus() == 1 ? KeyFilter.ALL : share::contains);
+        row -> mergeBaseRow(row, (BinaryStringData) row.getString(StoredRowType.RECORD_KEY), out));
   }
 
   /** Writes a base row, or the log record of its key that wins over it. */
@@ -299,28 +295,19 @@ final class SliceMerger implements AutoCloseable {
   }
 
   /**
-   * Feeds one share's log records into the buffer. Once the pool is full it only counts the share's
-   * records that did not fit (their keys are read, nothing else), so that one pass tells how far
-   * the share must be split.
+   * Feeds one pass's log records into the buffer. Once the pool is full it only counts the records
+   * that did not fit (from the log files it reads their keys only), so that one pass tells how far
+   * its share must be split.
    */
   private final class ShareLoader implements LogRecordSink, KeyFilter {
-    private final KeyShare share;
-
-    /** Records of the share in the buffer. */
+    /** Records in the buffer. */
     private long records;
 
-    /** Records of the share that did not fit; the buffer is partial when this is above 0. */
+    /** Records that did not fit; the buffer is partial when this is above 0. */
     private long overflow;
-
-    ShareLoader(KeyShare share) {
-      this.share = share;
-    }
 
     @Override
     public boolean accepts(byte[] utf8, int offset, int length) {
-      if (!share.contains(utf8, offset, length)) {
-        return false;
-      }
       if (overflow > 0) {
         overflow++;
         return false;
@@ -422,10 +409,6 @@ final class SliceMerger implements AutoCloseable {
    * by Flink's string hash.
    */
   record KeyShare(int modulus, int residue) {
-    boolean contains(byte[] utf8, int offset, int length) {
-      return modulus == 1 || Math.floorMod(hash(utf8, offset, length), modulus) == residue;
-    }
-
     /** Which of {@code parts} parts of this share ({@link #part}) holds a key of the share. */
     int partOf(int parts, byte[] utf8, int offset, int length) {
       return (Math.floorMod(hash(utf8, offset, length), modulus * parts) - residue) / modulus;
