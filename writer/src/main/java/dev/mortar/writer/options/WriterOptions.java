@@ -134,7 +134,8 @@ public final class WriterOptions {
           .withDescription(
               "Memory of one compaction task's merge: the latest log record per key of the"
                   + " slice being compacted. A slice whose logs need more is merged in several"
-                  + " passes over shares of its keys; the Parquet writer's row group comes on top.");
+                  + " passes over shares of its keys, each share's records spilled once to the"
+                  + " TaskManager's io.tmp.dirs; the Parquet writer's row group comes on top.");
 
   public static final ConfigOption<Boolean> CLEAN_ENABLED =
       ConfigOptions.key("clean.enabled")
