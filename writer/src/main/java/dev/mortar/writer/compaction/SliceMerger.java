@@ -139,7 +139,8 @@ final class SliceMerger implements AutoCloseable {
           delete(pass.logs);
         }
         if (pass.base != null) {
-          pass.base.read((operation, orderingValue, key, row) -> mergeBaseRow(row, key, out));
+          pass.base.read(
+              (operation, orderingValue, key, row) -> mergeBaseRow(row, key, orderingValue, out));
           delete(pass.base);
         } else if (baseFile != null) {
           mergeBase(new Path(partitionDir, baseFile), out);
@@ -262,14 +263,20 @@ final class SliceMerger implements AutoCloseable {
   private void mergeBase(Path baseFile, BaseFileWriter out) throws IOException {
     baseReader.read(
         new FileSystemInputFile(fs, baseFile),
-        row -> mergeBaseRow(row, (BinaryStringData) row.getString(StoredRowType.RECORD_KEY), out));
+        row ->
+            mergeBaseRow(
+                row,
+                (BinaryStringData) row.getString(StoredRowType.RECORD_KEY),
+                ordering.toLong(row),
+                out));
   }
 
   /** Writes a base row, or the log record of its key that wins over it. */
-  private void mergeBaseRow(BinaryRowData row, BinaryStringData key, BaseFileWriter out)
+  private void mergeBaseRow(
+      BinaryRowData row, BinaryStringData key, long orderingValue, BaseFileWriter out)
       throws IOException {
     BufferCursor newer = buffer.take(key);
-    if (newer == null || ordering.toLong(row) > newer.orderingValue()) {
+    if (newer == null || orderingValue > newer.orderingValue()) {
       out.write(row);
       counts.written++;
       return;
