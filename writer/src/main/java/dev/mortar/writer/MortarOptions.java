@@ -108,6 +108,14 @@ public final class MortarOptions {
   public static final ConfigOption<Integer> COMPACTION_DELTA_COMMITS =
       WriterOptions.COMPACTION_DELTA_COMMITS;
 
+  /** Logs' size against the base file's at which a slice is compacted (writer module's option). */
+  public static final ConfigOption<Double> COMPACTION_LOG_SIZE_RATIO =
+      WriterOptions.COMPACTION_LOG_SIZE_RATIO;
+
+  /** Log files at which a slice is compacted whatever their size (writer module's option). */
+  public static final ConfigOption<Integer> COMPACTION_MAX_LOG_FILES =
+      WriterOptions.COMPACTION_MAX_LOG_FILES;
+
   /** Whether the job cleans after compactions (the writer module's option). */
   public static final ConfigOption<Boolean> CLEAN_ENABLED = WriterOptions.CLEAN_ENABLED;
 
@@ -168,6 +176,8 @@ public final class MortarOptions {
         COMPACTION_SCHEDULE_ENABLED,
         COMPACTION_DELTA_COMMITS,
         COMPACTION_INTERVAL,
+        COMPACTION_LOG_SIZE_RATIO,
+        COMPACTION_MAX_LOG_FILES,
         COMPACTION_ASYNC_ENABLED,
         COMPACTION_TASKS,
         COMPACTION_MEMORY,

@@ -287,6 +287,16 @@ public final class MortarSink {
       return this;
     }
 
+    public Builder compactionLogSizeRatio(double ratioToBase) {
+      options.set(MortarOptions.COMPACTION_LOG_SIZE_RATIO, ratioToBase);
+      return this;
+    }
+
+    public Builder compactionMaxLogFiles(int maxLogFiles) {
+      options.set(MortarOptions.COMPACTION_MAX_LOG_FILES, maxLogFiles);
+      return this;
+    }
+
     public Builder compactionInJob(boolean enabled) {
       options.set(MortarOptions.COMPACTION_ASYNC_ENABLED, enabled);
       return this;

@@ -23,6 +23,9 @@ import org.apache.flink.table.api.TableEnvironment;
  *       'true'} (buffer pages outside the Java heap; not in the default systems).
  *   <li>{@link #MORTAR_AVRO_COMPACTING}: the production configuration, Avro blocks and compaction
  *       in the job every 5 delta commits (not in the default systems).
+ *   <li>{@link #MORTAR_AVRO_SIZED_COMPACTING}: the same, but a slice with a base file joins a plan
+ *       only once its logs reach half the base file's bytes ({@code 'compaction.log-size-ratio' =
+ *       '0.5'}; not in the default systems).
  *   <li>{@link #PAIMON}: Apache Paimon's primary-key table with fixed buckets, {@code write-only},
  *       snappy and {@code write-buffer-spillable = false}: the options of the Hudi 1.1 vs Paimon
  *       comparison ("as the blog ran it" in shared/spec/benchmark-workload.md).
@@ -50,6 +53,10 @@ public enum SystemUnderTest {
       Connector.MORTAR,
       "'log.block.format' = 'avro', 'compaction.schedule.enabled' = 'true',"
           + " 'compaction.delta-commits' = '5'"),
+  MORTAR_AVRO_SIZED_COMPACTING(
+      Connector.MORTAR,
+      "'log.block.format' = 'avro', 'compaction.schedule.enabled' = 'true',"
+          + " 'compaction.delta-commits' = '5', 'compaction.log-size-ratio' = '0.5'"),
   PAIMON(Connector.PAIMON, ", 'write-only' = 'true'"),
   PAIMON_COMPACTING(Connector.PAIMON, "");
 

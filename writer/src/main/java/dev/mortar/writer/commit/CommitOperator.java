@@ -48,7 +48,11 @@ import org.slf4j.LoggerFactory;
  * execution on, the {@link CompactionDispatcher} sends the operations of every pending plan
  * downstream: when the operator opens (a restored job's pending plans) and, through the task's
  * mailbox, whenever a new plan has been written. At end of input it waits for a running planning
- * and sends what is pending, so a bounded job ends with its compactions done.
+ * and sends what is pending, so a bounded job ends with no plan pending. A job that wrote a plan
+ * while it ran plans no other at its end: it ends as a streaming job stands at any checkpoint, its
+ * newest logs left to the next run's first plan, instead of waiting for a compaction of the whole
+ * table. A job that wrote none (a batch job committing once, a short one) plans at its end when one
+ * is due, and waits for it.
  *
  * <p>Then it hands over to the {@link ArchivalService} (unless {@code archive.enabled} is off),
  * which moves old instants into the archived timeline on a thread of its own.
@@ -102,9 +106,15 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
       mailbox.execute(dispatcher::dispatchPending, "dispatch pending compactions");
       compactions =
           new CompactionScheduler(
-              fs, table, settings.compactionTrigger(), () -> dispatchLater(mailbox));
+              fs,
+              table,
+              settings.compactionTrigger(),
+              settings.compactionThreshold(),
+              () -> dispatchLater(mailbox));
     } else if (settings.compactionScheduling()) {
-      compactions = new CompactionScheduler(fs, table, settings.compactionTrigger(), () -> {});
+      compactions =
+          new CompactionScheduler(
+              fs, table, settings.compactionTrigger(), settings.compactionThreshold(), () -> {});
     }
     if (settings.archiveEnabled()) {
       archival =
@@ -129,7 +139,9 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
           "Restored from checkpoint {}: re-committing {} instant(s)",
           restoredFrom,
           pending.all().size());
-      commit(pending.committable(restoredFrom));
+      if (commit(pending.committable(restoredFrom))) {
+        startServicesAfterCommits();
+      }
     }
   }
 
@@ -157,26 +169,36 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
   @Override
   public void notifyCheckpointComplete(long checkpointId) throws Exception {
     super.notifyCheckpointComplete(checkpointId);
-    commit(pending.committable(checkpointId));
+    if (commit(pending.committable(checkpointId))) {
+      startServicesAfterCommits();
+    }
   }
 
   @Override
   public void endInput() {
-    commit(pending.all());
+    boolean committed = commit(pending.all());
     for (String instant : timeline.pendingInstants()) {
       abort(instant);
     }
     if (compactions != null) {
       compactions.awaitPlanning();
+      if (committed && !compactions.hasWrittenPlan()) {
+        compactions.afterCommit();
+        compactions.awaitPlanning();
+      }
+    }
+    if (committed && archival != null) {
+      archival.afterCommit();
     }
     if (dispatcher != null) {
       dispatcher.dispatchPending();
     }
   }
 
-  private void commit(List<Pending> instants) {
+  /** Commits {@code instants} in order; returns whether there was any. */
+  private boolean commit(List<Pending> instants) {
     if (instants.isEmpty()) {
-      return;
+      return false;
     }
     for (Pending instant : instants) {
       List<WriteStat> stats = new ArrayList<>();
@@ -204,6 +226,10 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
         abort(instant);
       }
     }
+    return true;
+  }
+
+  private void startServicesAfterCommits() {
     if (compactions != null) {
       compactions.afterCommit();
     }

@@ -1,6 +1,7 @@
 package dev.mortar.writer.compaction;
 
 import dev.mortar.writer.options.CompactionTrigger;
+import dev.mortar.writer.options.LogSizeThreshold;
 import dev.mortar.writer.table.Timeline;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,9 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Plans one compaction at an instant {@code C} handed to it: when its {@link CompactionTrigger}
  * says one is due since the newest compaction instant, it lists the table's files, selects the
- * slices ({@link SliceSelector}) and publishes {@code C.compaction.requested}. It reads what is
- * pending from the timeline (the plans' own files), never from memory, so a restored job plans no
- * slice twice.
+ * slices whose logs reached the {@link LogSizeThreshold} ({@link SliceSelector}) and publishes
+ * {@code C.compaction.requested}. It reads what is pending from the timeline (the plans' own
+ * files), never from memory, so a restored job plans no slice twice.
  *
  * <p>It relies on {@code C} having been issued by the committer's clock before any later delta
  * commit completed: then "completed before {@code C}" is settled when {@code C} is issued, and the
@@ -34,15 +35,22 @@ final class CompactionPlanner {
   private final Path basePath;
   private final Timeline timeline;
   private final CompactionTrigger trigger;
+  private final LogSizeThreshold threshold;
 
   /** The instant of the last attempt that found nothing to plan: delta commits count from it. */
   @Nullable private String lastEmptyAttempt;
 
-  CompactionPlanner(FileSystem fs, Path basePath, Timeline timeline, CompactionTrigger trigger) {
+  CompactionPlanner(
+      FileSystem fs,
+      Path basePath,
+      Timeline timeline,
+      CompactionTrigger trigger,
+      LogSizeThreshold threshold) {
     this.fs = fs;
     this.basePath = basePath;
     this.timeline = timeline;
     this.trigger = trigger;
+    this.threshold = threshold;
   }
 
   /** Plans a compaction at {@code instant} if it is due; returns its operations (none if not). */
@@ -66,7 +74,7 @@ final class CompactionPlanner {
     try {
       operations =
           SliceSelector.select(
-              instant, snapshot, TableFiles.list(fs, basePath), inPendingPlans.get());
+              instant, snapshot, TableFiles.list(fs, basePath), inPendingPlans.get(), threshold);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list the files of table " + basePath, e);
     }

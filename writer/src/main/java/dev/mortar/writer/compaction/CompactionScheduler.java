@@ -1,6 +1,7 @@
 package dev.mortar.writer.compaction;
 
 import dev.mortar.writer.options.CompactionTrigger;
+import dev.mortar.writer.options.LogSizeThreshold;
 import dev.mortar.writer.service.BackgroundService;
 import dev.mortar.writer.table.HudiTable;
 import org.apache.hadoop.fs.FileSystem;
@@ -21,15 +22,21 @@ public final class CompactionScheduler implements AutoCloseable {
   private final CompactionPlanner planner;
   private final BackgroundService service = new BackgroundService("mortar-compaction-planner");
   private final Runnable onPlanWritten;
+  private volatile boolean planWritten;
 
   /**
    * @param onPlanWritten called on the planning thread after a plan has been published
    */
   public CompactionScheduler(
-      FileSystem fs, HudiTable table, CompactionTrigger trigger, Runnable onPlanWritten) {
+      FileSystem fs,
+      HudiTable table,
+      CompactionTrigger trigger,
+      LogSizeThreshold threshold,
+      Runnable onPlanWritten) {
     this.table = table;
     this.onPlanWritten = onPlanWritten;
-    this.planner = new CompactionPlanner(fs, table.basePath(), table.timeline(), trigger);
+    this.planner =
+        new CompactionPlanner(fs, table.basePath(), table.timeline(), trigger, threshold);
   }
 
   /** Starts planning a compaction at a new instant unless a planning is still running. */
@@ -42,9 +49,15 @@ public final class CompactionScheduler implements AutoCloseable {
         "planning compaction " + instant + " of table " + table.basePath(),
         () -> {
           if (!planner.planAt(instant).isEmpty()) {
+            planWritten = true;
             onPlanWritten.run();
           }
         });
+  }
+
+  /** Whether a planning of this scheduler has published a plan. */
+  public boolean hasWrittenPlan() {
+    return planWritten;
   }
 
   /** Waits until a running planning is done; throws if it failed. */

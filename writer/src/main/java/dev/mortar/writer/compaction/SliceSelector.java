@@ -1,5 +1,6 @@
 package dev.mortar.writer.compaction;
 
+import dev.mortar.writer.options.LogSizeThreshold;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,9 @@ import java.util.Set;
  *       older slice, already compacted;
  *   <li>a file group that is in a pending compaction is skipped entirely, so no slice is ever in
  *       two plans;
- *   <li>a file group whose latest slice has no such log (a lone base file) is skipped.
+ *   <li>a file group whose latest slice has no such log (a lone base file) is skipped;
+ *   <li>a file group whose logs have not reached the {@link LogSizeThreshold} against its base file
+ *       is skipped: its logs stay in the slice for a later plan.
  * </ul>
  *
  * The slices are {@link FileSlicing}'s; only base files of completed commits count, one of a
@@ -32,7 +35,8 @@ final class SliceSelector {
       String compactionInstant,
       TimelineSnapshot timeline,
       Map<FileGroupId, FileGroupFiles> files,
-      Set<FileGroupId> inPendingPlans) {
+      Set<FileGroupId> inPendingPlans,
+      LogSizeThreshold threshold) {
     List<CompactionOperation> operations = new ArrayList<>();
     files.forEach(
         (group, groupFiles) -> {
@@ -45,16 +49,19 @@ final class SliceSelector {
           }
           FileSlice latest = slices.get(0);
           List<LogFile> logs = new ArrayList<>();
+          long logBytes = 0;
           for (LogFile log : latest.logFiles()) {
             String completion = timeline.completionOf(log.deltaCommit());
             if (completion != null && completion.compareTo(compactionInstant) < 0) {
               logs.add(log);
+              logBytes += log.sizeBytes();
             }
           }
-          if (logs.isEmpty()) {
+          BaseFile base = latest.baseFile();
+          long baseBytes = base == null ? 0 : base.sizeBytes();
+          if (logs.isEmpty() || !threshold.isReached(baseBytes, logBytes, logs.size())) {
             return;
           }
-          BaseFile base = latest.baseFile();
           String baseInstant = base == null ? logs.get(0).deltaCommit() : base.instant();
           operations.add(new CompactionOperation(group, baseInstant, base, List.copyOf(logs)));
         });

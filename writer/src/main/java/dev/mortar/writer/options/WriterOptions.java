@@ -110,6 +110,27 @@ public final class WriterOptions {
                   + " that was (as Hudi's 'compaction.delta_seconds' with a time or 'num_or_time'"
                   + " trigger); unset: by 'compaction.delta-commits' only.");
 
+  public static final ConfigOption<Double> COMPACTION_LOG_SIZE_RATIO =
+      ConfigOptions.key("compaction.log-size-ratio")
+          .doubleType()
+          .defaultValue(0.0)
+          .withDescription(
+              "A file slice with a base file joins a compaction plan only once its log files'"
+                  + " bytes reach this fraction of the base file's bytes (or it holds"
+                  + " 'compaction.max-log-files' log files). A compaction rewrites the whole base"
+                  + " file: a ratio r rewrites a row about (1 + r) / r times over its file group's"
+                  + " life instead of once per plan, and readers merge logs of at most r times the"
+                  + " base file. 0: every slice with log files, as Hudi's default strategy.");
+
+  public static final ConfigOption<Integer> COMPACTION_MAX_LOG_FILES =
+      ConfigOptions.key("compaction.max-log-files")
+          .intType()
+          .defaultValue(20)
+          .withDescription(
+              "With 'compaction.log-size-ratio' above 0: a file slice with this many log files"
+                  + " joins the next compaction plan however small they are, which bounds the"
+                  + " files a reader opens per slice.");
+
   public static final ConfigOption<Boolean> COMPACTION_ASYNC_ENABLED =
       ConfigOptions.key("compaction.async.enabled")
           .booleanType()

@@ -10,6 +10,7 @@ import dev.mortar.writer.archive.ArchivalPolicy;
 import dev.mortar.writer.input.KeyFields;
 import dev.mortar.writer.input.OrderingField;
 import dev.mortar.writer.options.CompactionTrigger;
+import dev.mortar.writer.options.LogSizeThreshold;
 import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.options.WriterOptions;
 import dev.mortar.writer.table.TableSettings;
@@ -155,6 +156,7 @@ public final class SinkSettings implements Serializable {
               + "' must be > 0, got "
               + compactionDeltaCommits);
     }
+    compactionThreshold();
     if (archiveEnabled()) {
       archivalPolicy();
     }
@@ -304,6 +306,13 @@ public final class SinkSettings implements Serializable {
   public CompactionTrigger compactionTrigger() {
     return new CompactionTrigger(
         compactionDeltaCommits, options.get(WriterOptions.COMPACTION_INTERVAL));
+  }
+
+  /** Which slices a plan takes: by their logs' size against their base file's. */
+  public LogSizeThreshold compactionThreshold() {
+    return new LogSizeThreshold(
+        options.get(WriterOptions.COMPACTION_LOG_SIZE_RATIO),
+        options.get(WriterOptions.COMPACTION_MAX_LOG_FILES));
   }
 
   /** Whether the job executes the compaction plans ({@code compaction.async.enabled}). */

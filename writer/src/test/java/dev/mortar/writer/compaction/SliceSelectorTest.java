@@ -3,6 +3,7 @@ package dev.mortar.writer.compaction;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mortar.writer.options.LogSizeThreshold;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The plan selection rule: a plan at {@code C} takes, per file group, exactly the latest slice's
  * logs whose delta commits completed before {@code C}, and never a file group that is in a pending
- * plan. Times are {@code 20261126120000} plus three digits of milliseconds.
+ * plan, nor one whose logs are small against its base file. Times are {@code 20261126120000} plus
+ * three digits of milliseconds.
  */
 class SliceSelectorTest {
   private static final FileGroupId LOGS_ONLY = new FileGroupId("dt=1", "aaaa");
@@ -83,7 +85,8 @@ class SliceSelectorTest {
   @Test
   void takesTheLatestSlicesLogsThatCompletedBeforeThePlan() {
     List<CompactionOperation> plan =
-        SliceSelector.select(t(500), TimelineSnapshot.of(timeline()), files(), Set.of());
+        SliceSelector.select(
+            t(500), TimelineSnapshot.of(timeline()), files(), Set.of(), LogSizeThreshold.ANY_LOGS);
 
     assertThat(plan)
         .extracting(CompactionOperation::fileGroup)
@@ -115,7 +118,8 @@ class SliceSelectorTest {
   void neverPlansAFileGroupOfAPendingPlanAgain() throws IOException {
     List<String> timeline = timeline();
     List<CompactionOperation> first =
-        SliceSelector.select(t(500), TimelineSnapshot.of(timeline), files(), Set.of());
+        SliceSelector.select(
+            t(500), TimelineSnapshot.of(timeline), files(), Set.of(), LogSizeThreshold.ANY_LOGS);
     timeline.add(t(500) + ".compaction.requested");
     List<CompactionTask> planned =
         CompactionPlanFile.tasks(t(500), new ByteArrayInputStream(CompactionPlanFile.write(first)));
@@ -136,13 +140,47 @@ class SliceSelectorTest {
     Map<FileGroupId, FileGroupFiles> files = files();
     files.get(COMPACTED).logFiles().add(log(COMPACTED, 300, 1, "0-1-0"));
     List<CompactionOperation> second =
-        SliceSelector.select(t(700), TimelineSnapshot.of(timeline), files, pending);
+        SliceSelector.select(
+            t(700), TimelineSnapshot.of(timeline), files, pending, LogSizeThreshold.ANY_LOGS);
 
     assertThat(second).extracting(CompactionOperation::fileGroup).containsExactly(COMPACTED);
     assertThat(second.get(0).logFiles())
         .extracting(LogFile::deltaCommit)
         .as("dcLate completed at t(600), before this plan")
         .containsExactly(t(300));
+  }
+
+  @Test
+  void takesASliceWithABaseFileOnlyOnceItsLogsReachTheThreshold() {
+    // WITH_BASE: a 5,000-byte base file and one 1,001-byte log before the plan.
+    assertThat(planned(new LogSizeThreshold(0.2002, 20)))
+        .as("logs at exactly the ratio")
+        .containsExactly(LOGS_ONLY, WITH_BASE);
+    assertThat(planned(new LogSizeThreshold(0.2004, 20)))
+        .as("logs just under the ratio; a slice without a base file is always taken")
+        .containsExactly(LOGS_ONLY);
+    assertThat(planned(new LogSizeThreshold(10, 1)))
+        .as("as many log files as the limit, however small")
+        .containsExactly(LOGS_ONLY, WITH_BASE);
+    assertThat(planned(new LogSizeThreshold(10, 2))).containsExactly(LOGS_ONLY);
+  }
+
+  @Test
+  void rejectsAThresholdNamingItsOption() {
+    assertThatThrownBy(() -> new LogSizeThreshold(-0.1, 20))
+        .hasMessageContaining("'compaction.log-size-ratio' must be a finite number >= 0");
+    assertThatThrownBy(() -> new LogSizeThreshold(Double.NaN, 20))
+        .hasMessageContaining("'compaction.log-size-ratio'");
+    assertThatThrownBy(() -> new LogSizeThreshold(0.5, 0))
+        .hasMessageContaining("'compaction.max-log-files' must be > 0, got 0");
+  }
+
+  private static List<FileGroupId> planned(LogSizeThreshold threshold) {
+    return SliceSelector.select(
+            t(500), TimelineSnapshot.of(timeline()), files(), Set.of(), threshold)
+        .stream()
+        .map(CompactionOperation::fileGroup)
+        .toList();
   }
 
   @Test
@@ -153,7 +191,13 @@ class SliceSelectorTest {
         .baseFiles()
         .add(BaseFile.parse("cccc_0-1-0_" + t(220) + ".parquet", 1).orElseThrow());
     assertThatThrownBy(
-            () -> SliceSelector.select(t(500), TimelineSnapshot.of(timeline()), files, Set.of()))
+            () ->
+                SliceSelector.select(
+                    t(500),
+                    TimelineSnapshot.of(timeline()),
+                    files,
+                    Set.of(),
+                    LogSizeThreshold.ANY_LOGS))
         .hasMessageContaining("file group cccc has two base files of commit " + t(220))
         .hasMessageContaining("cccc_0-1-0_" + t(220) + ".parquet");
   }

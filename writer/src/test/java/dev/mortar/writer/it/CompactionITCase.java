@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,14 +25,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Jobs that compact in the job, every 2 delta commits, judged by Hudi's reader: after the job no
- * compaction is pending, the table reads exactly the latest row per key, every file group's latest
- * slice has few logs, and every base file belongs to a completed compaction. Then Hudi's own Java
- * client compacts and cleans the table Mortar compacted, and a second Mortar job compacts on top of
- * the base files Hudi wrote; the read stays exact throughout.
+ * Jobs that compact in the job, every 2 delta commits (one of them taking a slice with a base file
+ * only once its logs reach the base file's bytes or 4 files), judged by Hudi's reader: after the
+ * job no compaction is pending, the table reads exactly the latest row per key, every file group's
+ * latest slice has few logs, and every base file belongs to a completed compaction. Then Hudi's own
+ * Java client compacts and cleans the table Mortar compacted, and a second Mortar job compacts on
+ * top of the base files Hudi wrote; the read stays exact throughout.
  */
 class CompactionITCase {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionITCase.class);
+
+  /** Log files at which a slice joins a plan however small, with a log size ratio. */
+  private static final int MAX_LOG_FILES = 4;
 
   /** Logs a latest slice may hold when plans come every 2 delta commits and may be skipped. */
   private static final int MAX_LOGS_PER_SLICE = 12;
@@ -42,14 +47,16 @@ class CompactionITCase {
 
   static Stream<Arguments> jobs() {
     return Stream.of(
-        Arguments.of("datastream", true, true, LogBlockFormat.AVRO),
-        Arguments.of("sql", false, false, LogBlockFormat.PARQUET));
+        Arguments.of("datastream", true, true, LogBlockFormat.AVRO, 0.0),
+        Arguments.of("sql", false, false, LogBlockFormat.PARQUET, 0.0),
+        Arguments.of("sql", true, true, LogBlockFormat.AVRO, 1.0));
   }
 
-  @ParameterizedTest(name = "{0} partitioned={1} ordering={2} {3}")
+  @ParameterizedTest(name = "{0} partitioned={1} ordering={2} {3} log-size-ratio={4}")
   @MethodSource("jobs")
   void compactsInTheJobAndHudiAcceptsTheResult(
-      String api, boolean partitioned, boolean ordering, LogBlockFormat format) throws Exception {
+      String api, boolean partitioned, boolean ordering, LogBlockFormat format, double logSizeRatio)
+      throws Exception {
     long seed = Seeds.seed("CompactionITCase");
     LOG.info(
         "seed {} for {} partitioned={} ordering={} {}", seed, api, partitioned, ordering, format);
@@ -62,6 +69,7 @@ class CompactionITCase {
             .buckets(2)
             .perCheckpoint(60)
             .compactEvery(2)
+            .compactBySize(logSizeRatio, MAX_LOG_FILES)
             .build();
     Changelog all = Changelog.random(seed, 1800, 200, 100, 30).withoutStaleChangesAfterDeletes();
     Changelog first = all.slice(0, 1000);
@@ -92,6 +100,39 @@ class CompactionITCase {
     assertThat(afterSecond.completedCompactions).isGreaterThan(afterFirst.completedCompactions + 1);
     job.verify(all);
     job.verifyNothingUncommittedLeft();
+  }
+
+  /**
+   * A bounded job that wrote no plan while it ran (here: its rows all in the commit at its end)
+   * plans at its end when a compaction is due and waits for it, so a batch job gets compacted.
+   */
+  @Test
+  void aJobThatPlannedNothingWhileItRanCompactsAtItsEnd() throws Exception {
+    long seed = Seeds.seed("CompactionITCase.atEnd");
+    SinkJob job =
+        SinkJob.at(dir.resolve("end").toUri().toString())
+            .parallelism(2)
+            .buckets(2)
+            .perCheckpoint(Integer.MAX_VALUE)
+            .compactEvery(1)
+            .build();
+    Changelog changes = Changelog.random(seed, 400, 150, 100, 30).withoutStaleChangesAfterDeletes();
+
+    job.runDataStream(changes);
+    TableLayout layout = TableLayout.read(job.path());
+    LOG.info("after the job: {}", layout);
+    layout.check(seed);
+    assertThat(layout.completedCompactions).as("seed %s", seed).isPositive();
+    assertThat(layout.baseInstantsByGroup).as("seed %s", seed).isNotEmpty();
+    layout
+        .logCommitsByGroup
+        .keySet()
+        .forEach(
+            group ->
+                assertThat(layout.logsInLatestSlice(group))
+                    .as("logs left in the latest slice of %s, seed %s", group, seed)
+                    .isZero());
+    job.verify(changes);
   }
 
   private static void run(SinkJob job, String api, Changelog changelog) throws Exception {
@@ -175,21 +216,24 @@ class CompactionITCase {
                 .as("one base file per compaction of %s", group)
                 .doesNotHaveDuplicates();
           });
-      logCommitsByGroup.forEach(
-          (group, commits) -> {
-            String latestBase =
-                baseInstantsByGroup.getOrDefault(group, List.of()).stream()
-                    .max(String::compareTo)
-                    .orElse("0");
-            long inLatestSlice =
-                commits.stream()
-                    .filter(
-                        c -> deltaCommitCompletions.getOrDefault(c, "0").compareTo(latestBase) >= 0)
-                    .count();
-            assertThat(inLatestSlice)
-                .as("logs in the latest slice of %s, seed %s", group, seed)
-                .isLessThanOrEqualTo(MAX_LOGS_PER_SLICE);
-          });
+      logCommitsByGroup
+          .keySet()
+          .forEach(
+              group ->
+                  assertThat(logsInLatestSlice(group))
+                      .as("logs in the latest slice of %s, seed %s", group, seed)
+                      .isLessThanOrEqualTo(MAX_LOGS_PER_SLICE));
+    }
+
+    /** The logs of {@code group} whose delta commits completed after its newest base file. */
+    long logsInLatestSlice(String group) {
+      String latestBase =
+          baseInstantsByGroup.getOrDefault(group, List.of()).stream()
+              .max(String::compareTo)
+              .orElse("0");
+      return logCommitsByGroup.get(group).stream()
+          .filter(c -> deltaCommitCompletions.getOrDefault(c, "0").compareTo(latestBase) >= 0)
+          .count();
     }
 
     @Override

@@ -55,6 +55,8 @@ record SinkJob(
     boolean metaFields,
     Deduplication deduplication,
     int compactionDeltaCommits,
+    double compactionLogSizeRatio,
+    int compactionMaxLogFiles,
     boolean compactionInJob,
     int cleanRetainCommits,
     int archiveMaxCommits)
@@ -87,6 +89,8 @@ record SinkJob(
     builder.metaFields = metaFields;
     builder.deduplication = deduplication;
     builder.compactionDeltaCommits = compactionDeltaCommits;
+    builder.compactionLogSizeRatio = compactionLogSizeRatio;
+    builder.compactionMaxLogFiles = compactionMaxLogFiles;
     builder.compactionInJob = compactionInJob;
     builder.cleanRetainCommits = cleanRetainCommits;
     builder.archiveMaxCommits = archiveMaxCommits;
@@ -108,6 +112,8 @@ record SinkJob(
     private boolean metaFields = true;
     private Deduplication deduplication = Deduplication.ON_READ;
     private int compactionDeltaCommits;
+    private double compactionLogSizeRatio;
+    private int compactionMaxLogFiles = 1;
     private boolean compactionInJob = true;
     private int cleanRetainCommits;
     private int archiveMaxCommits;
@@ -183,6 +189,16 @@ record SinkJob(
       return this;
     }
 
+    /**
+     * A plan takes a slice with a base file only once its logs reach {@code ratio} times the base
+     * file's bytes or number {@code maxLogFiles} ('compaction.log-size-ratio', '-max-log-files').
+     */
+    Builder compactBySize(double ratio, int maxLogFiles) {
+      this.compactionLogSizeRatio = ratio;
+      this.compactionMaxLogFiles = maxLogFiles;
+      return this;
+    }
+
     /** The job archives beyond {@code maxCommits} completed commits, down to half. */
     Builder archiveBeyond(int maxCommits) {
       this.archiveMaxCommits = maxCommits;
@@ -216,6 +232,8 @@ record SinkJob(
           metaFields,
           deduplication,
           compactionDeltaCommits,
+          compactionLogSizeRatio,
+          compactionMaxLogFiles,
           compactionInJob,
           cleanRetainCommits,
           archiveMaxCommits);
@@ -286,6 +304,10 @@ record SinkJob(
     sink.compactionScheduling(compactionDeltaCommits > 0);
     if (compactionDeltaCommits > 0) {
       sink.compactionDeltaCommits(compactionDeltaCommits).compactionInJob(compactionInJob);
+      if (compactionLogSizeRatio > 0) {
+        sink.compactionLogSizeRatio(compactionLogSizeRatio)
+            .compactionMaxLogFiles(compactionMaxLogFiles);
+      }
     }
     if (cleanRetainCommits > 0) {
       sink.cleanRetainCommits(cleanRetainCommits);
@@ -365,6 +387,13 @@ record SinkJob(
           .append("', 'compaction.async.enabled' = '")
           .append(compactionInJob)
           .append("'");
+      if (compactionLogSizeRatio > 0) {
+        with.append(", 'compaction.log-size-ratio' = '")
+            .append(compactionLogSizeRatio)
+            .append("', 'compaction.max-log-files' = '")
+            .append(compactionMaxLogFiles)
+            .append("'");
+      }
     }
     if (cleanRetainCommits > 0) {
       with.append(", 'clean.retain-commits' = '").append(cleanRetainCommits).append("'");
