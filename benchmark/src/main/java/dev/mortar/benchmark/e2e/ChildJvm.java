@@ -56,8 +56,22 @@ final class ChildJvm {
     return flags;
   }
 
+  /**
+   * Runs {@code spec} in a child JVM whose tables go to a directory of its own under the spec's
+   * work directory, deleted afterwards: a child killed at its timeout cannot delete them itself.
+   */
   Outcome run(RunSpec spec) throws IOException, InterruptedException {
     Files.createDirectories(logDir);
+    Path runDir =
+        Files.createTempDirectory(Files.createDirectories(spec.workDir()), "mortar-e2e-run-");
+    try {
+      return runIn(spec.inWorkDir(runDir));
+    } finally {
+      TableFiles.deleteRecursively(runDir);
+    }
+  }
+
+  private Outcome runIn(RunSpec spec) throws IOException, InterruptedException {
     String name =
         (spec.variant() + " " + spec.system().flagName() + " r" + spec.repeat())
             .replaceAll("[^A-Za-z0-9=.-]+", "_");

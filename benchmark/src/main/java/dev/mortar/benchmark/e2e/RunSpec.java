@@ -24,6 +24,22 @@ public record RunSpec(
     int repeat,
     Path workDir) {
 
+  /** The same run, writing its tables under {@code dir}. */
+  RunSpec inWorkDir(Path dir) {
+    return new RunSpec(
+        system,
+        workload,
+        rows,
+        warmupRows,
+        parallelism,
+        buckets,
+        checkpointMillis,
+        objectReuse,
+        shuffled,
+        repeat,
+        dir);
+  }
+
   /** The flags of {@link RunOne} declared with their defaults. */
   public static Flags flags() {
     return new Flags("RunOne")

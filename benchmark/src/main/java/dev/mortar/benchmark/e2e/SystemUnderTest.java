@@ -24,8 +24,9 @@ import org.apache.flink.table.api.TableEnvironment;
  *   <li>{@link #MORTAR_AVRO_COMPACTING}: the production configuration, Avro blocks and compaction
  *       in the job every 5 delta commits (not in the default systems).
  *   <li>{@link #MORTAR_AVRO_SIZED_COMPACTING}: the same, but a slice with a base file joins a plan
- *       only once its logs reach half the base file's bytes ({@code 'compaction.log-size-ratio' =
- *       '0.5'}; not in the default systems).
+ *       only once its logs reach half the base file's bytes or 100 files ({@code
+ *       'compaction.log-size-ratio' = '0.5'}, {@code 'compaction.max-log-files' = '100'}; not in
+ *       the default systems).
  *   <li>{@link #PAIMON}: Apache Paimon's primary-key table with fixed buckets, {@code write-only},
  *       snappy and {@code write-buffer-spillable = false}: the options of the Hudi 1.1 vs Paimon
  *       comparison ("as the blog ran it" in shared/spec/benchmark-workload.md).
@@ -56,7 +57,8 @@ public enum SystemUnderTest {
   MORTAR_AVRO_SIZED_COMPACTING(
       Connector.MORTAR,
       "'log.block.format' = 'avro', 'compaction.schedule.enabled' = 'true',"
-          + " 'compaction.delta-commits' = '5', 'compaction.log-size-ratio' = '0.5'"),
+          + " 'compaction.delta-commits' = '5', 'compaction.log-size-ratio' = '0.5',"
+          + " 'compaction.max-log-files' = '100'"),
   PAIMON(Connector.PAIMON, ", 'write-only' = 'true'"),
   PAIMON_COMPACTING(Connector.PAIMON, "");
 
