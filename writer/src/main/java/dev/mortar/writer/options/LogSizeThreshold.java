@@ -12,9 +12,6 @@ import java.io.Serializable;
  */
 public record LogSizeThreshold(double ratioToBase, int maxLogFiles) implements Serializable {
 
-  /** Every slice with logs, as Hudi's default compaction strategy takes them. */
-  public static final LogSizeThreshold ANY_LOGS = new LogSizeThreshold(0, 1);
-
   public LogSizeThreshold {
     if (!(ratioToBase >= 0) || Double.isInfinite(ratioToBase)) {
       throw new IllegalArgumentException(

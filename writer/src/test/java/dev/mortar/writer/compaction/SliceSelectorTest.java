@@ -25,6 +25,9 @@ class SliceSelectorTest {
   private static final FileGroupId WITH_BASE = new FileGroupId("dt=1", "bbbb");
   private static final FileGroupId COMPACTED = new FileGroupId("", "cccc");
 
+  /** Every slice with logs: the default 'compaction.log-size-ratio' of 0. */
+  private static final LogSizeThreshold ANY_LOGS = new LogSizeThreshold(0, 1);
+
   private static String t(int millis) {
     return String.format("20261126120000%03d", millis);
   }
@@ -85,8 +88,7 @@ class SliceSelectorTest {
   @Test
   void takesTheLatestSlicesLogsThatCompletedBeforeThePlan() {
     List<CompactionOperation> plan =
-        SliceSelector.select(
-            t(500), TimelineSnapshot.of(timeline()), files(), Set.of(), LogSizeThreshold.ANY_LOGS);
+        SliceSelector.select(t(500), TimelineSnapshot.of(timeline()), files(), Set.of(), ANY_LOGS);
 
     assertThat(plan)
         .extracting(CompactionOperation::fileGroup)
@@ -118,8 +120,7 @@ class SliceSelectorTest {
   void neverPlansAFileGroupOfAPendingPlanAgain() throws IOException {
     List<String> timeline = timeline();
     List<CompactionOperation> first =
-        SliceSelector.select(
-            t(500), TimelineSnapshot.of(timeline), files(), Set.of(), LogSizeThreshold.ANY_LOGS);
+        SliceSelector.select(t(500), TimelineSnapshot.of(timeline), files(), Set.of(), ANY_LOGS);
     timeline.add(t(500) + ".compaction.requested");
     List<CompactionTask> planned =
         CompactionPlanFile.tasks(t(500), new ByteArrayInputStream(CompactionPlanFile.write(first)));
@@ -140,8 +141,7 @@ class SliceSelectorTest {
     Map<FileGroupId, FileGroupFiles> files = files();
     files.get(COMPACTED).logFiles().add(log(COMPACTED, 300, 1, "0-1-0"));
     List<CompactionOperation> second =
-        SliceSelector.select(
-            t(700), TimelineSnapshot.of(timeline), files, pending, LogSizeThreshold.ANY_LOGS);
+        SliceSelector.select(t(700), TimelineSnapshot.of(timeline), files, pending, ANY_LOGS);
 
     assertThat(second).extracting(CompactionOperation::fileGroup).containsExactly(COMPACTED);
     assertThat(second.get(0).logFiles())
@@ -193,11 +193,7 @@ class SliceSelectorTest {
     assertThatThrownBy(
             () ->
                 SliceSelector.select(
-                    t(500),
-                    TimelineSnapshot.of(timeline()),
-                    files,
-                    Set.of(),
-                    LogSizeThreshold.ANY_LOGS))
+                    t(500), TimelineSnapshot.of(timeline()), files, Set.of(), ANY_LOGS))
         .hasMessageContaining("file group cccc has two base files of commit " + t(220))
         .hasMessageContaining("cccc_0-1-0_" + t(220) + ".parquet");
   }
