@@ -9,12 +9,18 @@ import java.util.Locale;
  *
  * @param compactEvery delta commits between compactions (cleaning and archival on too), 0 for no
  *     table service
+ * @param logSizeRatio the compaction's 'compaction.log-size-ratio' (0: every slice with logs)
  * @param checkpoints batches the source emitted, one per checkpoint
  * @param keysRead distinct keys Hudi's reader returned
  * @param readMillis the fastest of the timed reads of the whole table
  */
 public record ReadCost(
-    int compactEvery, int checkpoints, HudiTableFiles files, long keysRead, double readMillis) {
+    int compactEvery,
+    double logSizeRatio,
+    int checkpoints,
+    HudiTableFiles files,
+    long keysRead,
+    double readMillis) {
 
   static final String HEADER =
       "| table services | checkpoints | active delta commits | active compactions | data files |"
@@ -27,7 +33,13 @@ public record ReadCost(
     return String.format(
         Locale.ROOT,
         "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %,d | %.0f |%n",
-        compactEvery > 0 ? "compaction every " + compactEvery + ", clean, archive" : "off",
+        compactEvery > 0
+            ? "compaction every "
+                + compactEvery
+                + " (log size ratio "
+                + logSizeRatio
+                + "), clean, archive"
+            : "off",
         checkpoints,
         files.deltaCommits(),
         files.compactions(),

@@ -5,6 +5,7 @@ import dev.mortar.benchmark.e2e.HudiTableFiles;
 import dev.mortar.benchmark.e2e.TableFiles;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.testing.HudiTableOracle;
+import dev.mortar.writer.MortarOptions;
 import dev.mortar.writer.MortarSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +26,10 @@ import org.apache.flink.table.types.logical.VarCharType;
  * What the table services buy a reader, and whether a table's read cost stays flat as it is
  * streamed: for each of {@code --checkpoints} (e.g. 100, 500 and 2,000) writes the same upserts
  * twice with Mortar on a local MiniCluster, one batch per checkpoint, once with the table services
- * on (compaction every {@code --compact-every} delta commits, cleaning and archival at their
- * defaults) and once with all of them off, then times Hudi's own reader ({@code
- * HoodieFileGroupReader}, through {@link HudiTableOracle}) reading each whole table, and prints one
- * table row per table.
+ * on (compaction every {@code --compact-every} delta commits of the slices whose logs reached
+ * {@code --log-size-ratio}, cleaning and archival at their defaults) and once with all of them off,
+ * then times Hudi's own reader ({@code HoodieFileGroupReader}, through {@link HudiTableOracle})
+ * reading each whole table, and prints one table row per table.
  *
  * <p>{@code bin/readcost --help} lists the flags.
  */
@@ -56,6 +57,11 @@ public final class ReadCostBenchmark {
         .declare("checkpoint-ms", "100", "checkpoint interval")
         .declare(
             "compact-every", "5", "delta commits between compactions of the table with services on")
+        .declare(
+            "log-size-ratio",
+            "",
+            "compaction.log-size-ratio of the table with services on (empty: the option's"
+                + " default; 0: every slice with logs in every plan)")
         .declare("reads", "3", "timed reads of each table after a warm-up read; the fastest counts")
         .declare("seed", "1", "seed of the keys")
         .declare("work-dir", System.getProperty("java.io.tmpdir"), "where the tables are written");
@@ -103,10 +109,11 @@ public final class ReadCostBenchmark {
   private static List<ReadCost> pair(Flags flags, Path root, int checkpoints, int compactEvery)
       throws Exception {
     int[] compactions = {compactEvery, 0};
+    double logSizeRatio = logSizeRatio(flags);
     Path[] tables = {root.resolve("services-on"), root.resolve("services-off")};
     HudiTableFiles[] files = new HudiTableFiles[2];
     for (int t = 0; t < 2; t++) {
-      files[t] = write(flags, tables[t], checkpoints, compactions[t]);
+      files[t] = write(flags, tables[t], checkpoints, compactions[t], logSizeRatio);
     }
     long[] keys = new long[2];
     double[] best = {Double.MAX_VALUE, Double.MAX_VALUE};
@@ -130,9 +137,17 @@ public final class ReadCostBenchmark {
     }
     List<ReadCost> costs = new ArrayList<>();
     for (int t = 0; t < 2; t++) {
-      costs.add(new ReadCost(compactions[t], checkpoints, files[t], keys[t], best[t]));
+      costs.add(
+          new ReadCost(compactions[t], logSizeRatio, checkpoints, files[t], keys[t], best[t]));
     }
     return costs;
+  }
+
+  private static double logSizeRatio(Flags flags) {
+    String ratio = flags.get("log-size-ratio");
+    return ratio.isEmpty()
+        ? MortarOptions.COMPACTION_LOG_SIZE_RATIO.defaultValue()
+        : Double.parseDouble(ratio);
   }
 
   /** Reads the whole table with Hudi's reader; returns its distinct keys. */
@@ -142,7 +157,8 @@ public final class ReadCostBenchmark {
   }
 
   /** Runs the writing job to its end on a fresh local MiniCluster; returns the table's files. */
-  private static HudiTableFiles write(Flags flags, Path table, int checkpoints, int compactEvery)
+  private static HudiTableFiles write(
+      Flags flags, Path table, int checkpoints, int compactEvery, double logSizeRatio)
       throws Exception {
     System.out.printf(
         Locale.ROOT,
@@ -150,7 +166,11 @@ public final class ReadCostBenchmark {
         checkpoints,
         flags.getLong("rows-per-checkpoint"),
         compactEvery > 0
-            ? "on (compaction every " + compactEvery + " delta commits, cleaning, archival)"
+            ? "on (compaction every "
+                + compactEvery
+                + " delta commits, log size ratio "
+                + logSizeRatio
+                + ", cleaning, archival)"
             : "off");
     long start = System.nanoTime();
     Configuration config = new Configuration();
@@ -181,7 +201,7 @@ public final class ReadCostBenchmark {
             .compactionScheduling(compactEvery > 0)
             .archival(compactEvery > 0);
     if (compactEvery > 0) {
-      sink.compactionDeltaCommits(compactEvery);
+      sink.compactionDeltaCommits(compactEvery).compactionLogSizeRatio(logSizeRatio);
     }
     sink.build().sinkTo(rows);
     env.execute("mortar read-cost writer");

@@ -113,19 +113,21 @@ public final class WriterOptions {
   public static final ConfigOption<Double> COMPACTION_LOG_SIZE_RATIO =
       ConfigOptions.key("compaction.log-size-ratio")
           .doubleType()
-          .defaultValue(0.0)
+          .defaultValue(0.5)
           .withDescription(
               "A file slice with a base file joins a compaction plan only once its log files'"
                   + " bytes reach this fraction of the base file's bytes (or it holds"
                   + " 'compaction.max-log-files' log files). A compaction rewrites the whole base"
                   + " file: a ratio r rewrites a row about (1 + r) / r times over its file group's"
-                  + " life instead of once per plan, and readers merge logs of at most r times the"
-                  + " base file. 0: every slice with log files, as Hudi's default strategy.");
+                  + " life instead of once per plan, so compaction's cost stays proportional to the"
+                  + " rows written however large the table grows, and readers merge logs of at"
+                  + " most r times the base file. 0: every slice with log files in every plan, as"
+                  + " Hudi's default strategy.");
 
   public static final ConfigOption<Integer> COMPACTION_MAX_LOG_FILES =
       ConfigOptions.key("compaction.max-log-files")
           .intType()
-          .defaultValue(20)
+          .defaultValue(100)
           .withDescription(
               "With 'compaction.log-size-ratio' above 0: a file slice with this many log files"
                   + " joins the next compaction plan however small they are, which bounds the"

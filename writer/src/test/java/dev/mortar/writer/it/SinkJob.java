@@ -68,8 +68,9 @@ record SinkJob(
   /**
    * A job on {@code path}: parallelism 1, unpartitioned, last write wins, Avro blocks, 2 buckets,
    * 100 changes per checkpoint, default heap buffers, no restarts, meta fields, on_read
-   * de-duplication, no compaction plans (when planned, executed in the job), archival at its
-   * defaults.
+   * de-duplication, no compaction plans (when planned: every slice with logs in every plan, Hudi's
+   * default strategy, so that a test's bounds follow the plan interval; executed in the job),
+   * archival at its defaults.
    */
   static Builder at(String path) {
     return new Builder(path);
@@ -304,10 +305,8 @@ record SinkJob(
     sink.compactionScheduling(compactionDeltaCommits > 0);
     if (compactionDeltaCommits > 0) {
       sink.compactionDeltaCommits(compactionDeltaCommits).compactionInJob(compactionInJob);
-      if (compactionLogSizeRatio > 0) {
-        sink.compactionLogSizeRatio(compactionLogSizeRatio)
-            .compactionMaxLogFiles(compactionMaxLogFiles);
-      }
+      sink.compactionLogSizeRatio(compactionLogSizeRatio)
+          .compactionMaxLogFiles(compactionMaxLogFiles);
     }
     if (cleanRetainCommits > 0) {
       sink.cleanRetainCommits(cleanRetainCommits);
@@ -387,13 +386,11 @@ record SinkJob(
           .append("', 'compaction.async.enabled' = '")
           .append(compactionInJob)
           .append("'");
-      if (compactionLogSizeRatio > 0) {
-        with.append(", 'compaction.log-size-ratio' = '")
-            .append(compactionLogSizeRatio)
-            .append("', 'compaction.max-log-files' = '")
-            .append(compactionMaxLogFiles)
-            .append("'");
-      }
+      with.append(", 'compaction.log-size-ratio' = '")
+          .append(compactionLogSizeRatio)
+          .append("', 'compaction.max-log-files' = '")
+          .append(compactionMaxLogFiles)
+          .append("'");
     }
     if (cleanRetainCommits > 0) {
       with.append(", 'clean.retain-commits' = '").append(cleanRetainCommits).append("'");

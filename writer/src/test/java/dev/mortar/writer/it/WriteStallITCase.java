@@ -32,10 +32,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A job whose compaction is made slow (every base file waits before it is created) stalls its
- * writer: the write tasks hold their input, and the log files a reader merges per file group stay
- * under a bound derived from the stall limits, sampled while the job runs and at its end. The job
- * finishes with every plan committed and Hudi's reader shows exactly the expected rows.
+ * A job whose compaction is made slow (every base file waits before it is created) and whose plans
+ * take every slice with logs stalls its writer: the write tasks hold their input, and the log files
+ * a reader merges per file group stay under a bound derived from the stall limits, sampled while
+ * the job runs and at its end. The job finishes with every plan committed and Hudi's reader shows
+ * exactly the expected rows.
  */
 class WriteStallITCase {
   private static final Logger LOG = LoggerFactory.getLogger(WriteStallITCase.class);
@@ -86,6 +87,7 @@ class WriteStallITCase {
         .buckets(job.buckets())
         .parallelism(job.parallelism())
         .compactionDeltaCommits(2)
+        .compactionLogSizeRatio(0)
         .stallPendingCompactions(MAX_PENDING_PLANS)
         .stallCompactionLag(MAX_LAG)
         .stallMaxWait(Duration.ofSeconds(30))
