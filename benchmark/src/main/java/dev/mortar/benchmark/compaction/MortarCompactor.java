@@ -1,6 +1,6 @@
 package dev.mortar.benchmark.compaction;
 
-import dev.mortar.writer.compaction.OfflineCompaction;
+import dev.mortar.writer.OfflineCompaction;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -11,9 +11,10 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Mortar's offline compactor ({@link OfflineCompaction}) with one compaction task, as {@code
- * bin/compact} runs it: a bounded Flink job on a local MiniCluster started for the run, so Flink's
- * start and stop count in the process figures and not in the compaction thread's.
+ * Mortar's offline compactor ({@link OfflineCompaction}) with one compaction task and no clean (the
+ * Hudi side only compacts), as {@code bin/compact --clean-retain-commits 0} runs it: a bounded
+ * Flink job on a local MiniCluster started for the run, so Flink's start and stop count in the
+ * process figures and not in the compaction thread's.
  */
 final class MortarCompactor implements Compactor {
   @Nullable private final MemorySize memory;
@@ -44,6 +45,7 @@ final class MortarCompactor implements Compactor {
         table.toUri().toString(),
         1,
         memory,
+        0,
         new PrintStream(OutputStream.nullOutputStream()));
   }
 }

@@ -7,16 +7,13 @@ import java.util.Locale;
  * One table of the read-cost benchmark: how it was written, what it holds, and how long Hudi's
  * reader takes to read all of it.
  *
- * @param compactEvery delta commits between compactions (cleaning and archival on too), 0 for no
- *     table service
- * @param logSizeRatio the compaction's 'compaction.log-size-ratio' (0: every slice with logs)
+ * @param services the table services it was written with
  * @param checkpoints batches the source emitted, one per checkpoint
  * @param keysRead distinct keys Hudi's reader returned
  * @param readMillis the fastest of the timed reads of the whole table
  */
 public record ReadCost(
-    int compactEvery,
-    double logSizeRatio,
+    ReadCostBenchmark.Services services,
     int checkpoints,
     HudiTableFiles files,
     long keysRead,
@@ -33,13 +30,7 @@ public record ReadCost(
     return String.format(
         Locale.ROOT,
         "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %,d | %.0f |%n",
-        compactEvery > 0
-            ? "compaction every "
-                + compactEvery
-                + " (log size ratio "
-                + logSizeRatio
-                + "), clean, archive"
-            : "off",
+        services,
         checkpoints,
         files.deltaCommits(),
         files.compactions(),

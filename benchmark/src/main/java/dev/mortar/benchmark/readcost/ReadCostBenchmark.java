@@ -10,6 +10,7 @@ import dev.mortar.writer.MortarSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.flink.configuration.Configuration;
@@ -25,11 +26,12 @@ import org.apache.flink.table.types.logical.VarCharType;
 /**
  * What the table services buy a reader, and whether a table's read cost stays flat as it is
  * streamed: for each of {@code --checkpoints} (e.g. 100, 500 and 2,000) writes the same upserts
- * twice with Mortar on a local MiniCluster, one batch per checkpoint, once with the table services
- * on (compaction every {@code --compact-every} delta commits of the slices whose logs reached
- * {@code --log-size-ratio}, cleaning and archival at their defaults) and once with all of them off,
- * then times Hudi's own reader ({@code HoodieFileGroupReader}, through {@link HudiTableOracle})
- * reading each whole table, and prints one table row per table.
+ * with Mortar on a local MiniCluster, one batch per checkpoint, once per entry of {@code
+ * --log-size-ratios} with the table services on (compaction every {@code --compact-every} delta
+ * commits of the slices whose logs reached that ratio, cleaning and archival at their defaults) and
+ * once with all of them off ({@code --uncompacted}), then times Hudi's own reader ({@code
+ * HoodieFileGroupReader}, through {@link HudiTableOracle}) reading each whole table, and prints one
+ * table row per table.
  *
  * <p>{@code bin/readcost --help} lists the flags.
  */
@@ -58,10 +60,11 @@ public final class ReadCostBenchmark {
         .declare(
             "compact-every", "5", "delta commits between compactions of the table with services on")
         .declare(
-            "log-size-ratio",
-            "",
-            "compaction.log-size-ratio of the table with services on (empty: the option's"
-                + " default; 0: every slice with logs in every plan)")
+            "log-size-ratios",
+            String.valueOf(MortarOptions.COMPACTION_LOG_SIZE_RATIO.defaultValue()),
+            "compaction.log-size-ratio of the tables with services on, one table per entry (0:"
+                + " every slice with logs in every plan)")
+        .declare("uncompacted", "true", "also write and read the table with every service off")
         .declare("reads", "3", "timed reads of each table after a warm-up read; the fastest counts")
         .declare("seed", "1", "seed of the keys")
         .declare("work-dir", System.getProperty("java.io.tmpdir"), "where the tables are written");
@@ -80,16 +83,23 @@ public final class ReadCostBenchmark {
   }
 
   /**
-   * Per entry of {@code --checkpoints}, writes the table with services on and the one with them
-   * off, then reads the two in turn: one untimed warm-up read each, then {@code --reads} timed
-   * rounds, so that warm-up and drifts of a shared machine hit both tables alike. Returns per entry
-   * the table with services on first.
+   * Per entry of {@code --checkpoints}, writes one table with services on per entry of {@code
+   * --log-size-ratios} and (with {@code --uncompacted}) one with them off, then reads them in turn:
+   * one untimed warm-up read each, then {@code --reads} timed rounds, so that warm-up and drifts of
+   * a shared machine hit every table alike. Returns per entry the tables in that order.
    */
   static List<ReadCost> run(Flags flags) throws Exception {
     int compactEvery = flags.getInt("compact-every");
     if (compactEvery < 1) {
       throw new IllegalArgumentException(
           "--compact-every: expected at least 1 delta commit, found " + compactEvery);
+    }
+    List<Services> tables = new ArrayList<>();
+    for (String ratio : flags.getList("log-size-ratios")) {
+      tables.add(new Services(compactEvery, Double.parseDouble(ratio)));
+    }
+    if (flags.getBoolean("uncompacted")) {
+      tables.add(Services.OFF);
     }
     Path workDir = Path.of(flags.get("work-dir"));
     Files.createDirectories(workDir);
@@ -98,7 +108,7 @@ public final class ReadCostBenchmark {
       int checkpoints = Integer.parseInt(entry);
       Path root = Files.createTempDirectory(workDir, "mortar-readcost");
       try {
-        costs.addAll(pair(flags, root, checkpoints, compactEvery));
+        costs.addAll(compare(flags, root, checkpoints, tables));
       } finally {
         TableFiles.deleteRecursively(root);
       }
@@ -106,27 +116,52 @@ public final class ReadCostBenchmark {
     return costs;
   }
 
-  private static List<ReadCost> pair(Flags flags, Path root, int checkpoints, int compactEvery)
-      throws Exception {
-    int[] compactions = {compactEvery, 0};
-    double logSizeRatio = logSizeRatio(flags);
-    Path[] tables = {root.resolve("services-on"), root.resolve("services-off")};
-    HudiTableFiles[] files = new HudiTableFiles[2];
-    for (int t = 0; t < 2; t++) {
-      files[t] = write(flags, tables[t], checkpoints, compactions[t], logSizeRatio);
+  /**
+   * The table services a table of the benchmark is written with.
+   *
+   * @param compactEvery delta commits between compactions (cleaning and archival on too), 0 for no
+   *     table service
+   * @param logSizeRatio the compaction's 'compaction.log-size-ratio'
+   */
+  record Services(int compactEvery, double logSizeRatio) {
+    static final Services OFF = new Services(0, 0);
+
+    @Override
+    public String toString() {
+      return compactEvery > 0
+          ? "compaction every "
+              + compactEvery
+              + " (log size ratio "
+              + logSizeRatio
+              + "), clean,"
+              + " archive"
+          : "off";
     }
-    long[] keys = new long[2];
-    double[] best = {Double.MAX_VALUE, Double.MAX_VALUE};
+  }
+
+  private static List<ReadCost> compare(
+      Flags flags, Path root, int checkpoints, List<Services> services) throws Exception {
+    int n = services.size();
+    Path[] tables = new Path[n];
+    HudiTableFiles[] files = new HudiTableFiles[n];
+    for (int t = 0; t < n; t++) {
+      tables[t] = root.resolve("table-" + t);
+      files[t] = write(flags, tables[t], checkpoints, services.get(t));
+    }
+    long[] keys = new long[n];
+    double[] best = new double[n];
+    Arrays.fill(best, Double.MAX_VALUE);
     for (int round = 0; round <= flags.getInt("reads"); round++) {
-      for (int t = 0; t < 2; t++) {
+      for (int t = 0; t < n; t++) {
         long start = System.nanoTime();
         keys[t] = readKeys(tables[t]);
         double millis = (System.nanoTime() - start) / 1e6;
         System.out.printf(
             Locale.ROOT,
-            "[readcost] %s read of %s after %d checkpoints: %,d keys in %.0f ms%n",
+            "[readcost] %s read of the table with services %s after %d checkpoints: %,d keys in"
+                + " %.0f ms%n",
             round == 0 ? "warm-up" : "timed",
-            tables[t].getFileName(),
+            services.get(t),
             checkpoints,
             keys[t],
             millis);
@@ -136,18 +171,10 @@ public final class ReadCostBenchmark {
       }
     }
     List<ReadCost> costs = new ArrayList<>();
-    for (int t = 0; t < 2; t++) {
-      costs.add(
-          new ReadCost(compactions[t], logSizeRatio, checkpoints, files[t], keys[t], best[t]));
+    for (int t = 0; t < n; t++) {
+      costs.add(new ReadCost(services.get(t), checkpoints, files[t], keys[t], best[t]));
     }
     return costs;
-  }
-
-  private static double logSizeRatio(Flags flags) {
-    String ratio = flags.get("log-size-ratio");
-    return ratio.isEmpty()
-        ? MortarOptions.COMPACTION_LOG_SIZE_RATIO.defaultValue()
-        : Double.parseDouble(ratio);
   }
 
   /** Reads the whole table with Hudi's reader; returns its distinct keys. */
@@ -157,21 +184,14 @@ public final class ReadCostBenchmark {
   }
 
   /** Runs the writing job to its end on a fresh local MiniCluster; returns the table's files. */
-  private static HudiTableFiles write(
-      Flags flags, Path table, int checkpoints, int compactEvery, double logSizeRatio)
+  private static HudiTableFiles write(Flags flags, Path table, int checkpoints, Services services)
       throws Exception {
     System.out.printf(
         Locale.ROOT,
         "[readcost] writing %d checkpoints of %,d upserts, table services %s ...%n",
         checkpoints,
         flags.getLong("rows-per-checkpoint"),
-        compactEvery > 0
-            ? "on (compaction every "
-                + compactEvery
-                + " delta commits, log size ratio "
-                + logSizeRatio
-                + ", cleaning, archival)"
-            : "off");
+        services);
     long start = System.nanoTime();
     Configuration config = new Configuration();
     config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
@@ -198,10 +218,11 @@ public final class ReadCostBenchmark {
             .buckets(flags.getInt("buckets"))
             .parallelism(parallelism)
             .logBlockFormat(LogBlockFormat.AVRO)
-            .compactionScheduling(compactEvery > 0)
-            .archival(compactEvery > 0);
-    if (compactEvery > 0) {
-      sink.compactionDeltaCommits(compactEvery).compactionLogSizeRatio(logSizeRatio);
+            .compactionScheduling(services.compactEvery() > 0)
+            .archival(services.compactEvery() > 0);
+    if (services.compactEvery() > 0) {
+      sink.compactionDeltaCommits(services.compactEvery())
+          .compactionLogSizeRatio(services.logSizeRatio());
     }
     sink.build().sinkTo(rows);
     env.execute("mortar read-cost writer");

@@ -36,8 +36,8 @@ class ReadCostBenchmarkSmokeTest {
 
     ReadCost compacted = costs.get(0);
     ReadCost uncompacted = costs.get(1);
-    assertThat(compacted.compactEvery()).isEqualTo(2);
-    assertThat(uncompacted.compactEvery()).isZero();
+    assertThat(compacted.services()).isEqualTo(new ReadCostBenchmark.Services(2, 0.5));
+    assertThat(uncompacted.services()).isEqualTo(ReadCostBenchmark.Services.OFF);
     assertThat(uncompacted.files().deltaCommits()).isEqualTo(CHECKPOINTS);
     assertThat(uncompacted.files().baseFiles()).isZero();
     assertThat(uncompacted.files().compactions()).isZero();

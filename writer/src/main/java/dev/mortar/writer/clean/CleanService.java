@@ -9,15 +9,18 @@ import org.apache.flink.metrics.MetricGroup;
  * Runs {@link Cleaner} on a thread of its own ({@code mortar-cleaner}) beside the compaction
  * committer, so a clean (listing the table, deleting files) never holds up a commit or a
  * checkpoint. At most one clean runs at a time: a compaction committed while one runs starts none
- * (the next compaction's clean catches up). A failed clean fails the next {@link
- * #compactionCommitted} and {@link #close}. Counts the files and bytes it deleted in the metrics
- * {@code mortar.cleanedFiles} and {@code mortar.cleanedBytes}.
+ * (the next compaction's clean catches up, or {@link #awaitIdle} when the input ends). A failed
+ * clean fails the next {@link #compactionCommitted} and {@link #awaitIdle}. Counts the files and
+ * bytes it deleted in the metrics {@code mortar.cleanedFiles} and {@code mortar.cleanedBytes}.
  */
 final class CleanService implements AfterCompaction.Service {
   private final Cleaner cleaner;
   private final BackgroundService service = new BackgroundService("mortar-cleaner");
   private final Counter cleanedFiles;
   private final Counter cleanedBytes;
+
+  /** Whether a compaction committed while a clean ran, so no clean has seen it yet. */
+  private boolean behind;
 
   CleanService(Cleaner cleaner, MetricGroup operatorGroup) {
     this.cleaner = cleaner;
@@ -28,12 +31,12 @@ final class CleanService implements AfterCompaction.Service {
 
   @Override
   public void compactionCommitted(String instant) {
-    start();
+    behind = !start();
   }
 
   /** Starts a clean unless one is running; throws if the last one failed. */
-  void start() {
-    service.startUnlessRunning(
+  boolean start() {
+    return service.startUnlessRunning(
         "cleaning",
         () -> {
           Cleaner.Deleted deleted = cleaner.clean();
@@ -42,9 +45,18 @@ final class CleanService implements AfterCompaction.Service {
         });
   }
 
+  /**
+   * Waits for the running clean and, if a compaction committed while it ran, runs one more, so the
+   * table is clean for every compaction committed so far.
+   */
   @Override
   public void awaitIdle() {
     service.awaitIdle();
+    if (behind) {
+      behind = false;
+      start();
+      service.awaitIdle();
+    }
   }
 
   /**

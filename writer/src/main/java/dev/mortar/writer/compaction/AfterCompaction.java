@@ -39,7 +39,10 @@ public interface AfterCompaction extends Serializable {
      */
     void compactionCommitted(String instant);
 
-    /** Waits for a running service to finish; throws if it failed. */
+    /**
+     * Waits until the service has caught up with every compaction committed so far (called when the
+     * input ends); throws if it failed.
+     */
     void awaitIdle();
 
     /** Lets a running service finish, then stops; does not throw what it failed with. */

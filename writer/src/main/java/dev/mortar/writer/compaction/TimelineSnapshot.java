@@ -249,6 +249,11 @@ public final class TimelineSnapshot {
     return pending;
   }
 
+  /** Requested times of the completed cleans, oldest first. */
+  public NavigableSet<String> completedCleans() {
+    return new TreeSet<>(completedCleans);
+  }
+
   /** Whether any instant file, of any action, has {@code instant} as its requested time. */
   public boolean hasInstant(String instant) {
     return requestedTimes.contains(instant);

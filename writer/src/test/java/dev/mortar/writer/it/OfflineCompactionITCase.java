@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.testing.Seeds;
-import dev.mortar.writer.compaction.OfflineCompaction;
+import dev.mortar.writer.OfflineCompaction;
+import dev.mortar.writer.compaction.OfflineCompactionJob;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -79,12 +82,13 @@ class OfflineCompactionITCase {
     List<String> pendingAfterSecond = HudiClient.pendingCompactions(job.path());
     assertThat(pendingAfterSecond).as("plans of the second job, seed %s", seed).isNotEmpty();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    OfflineCompaction.Summary summary =
+    OfflineCompactionJob.Summary summary =
         OfflineCompaction.compact(
             StreamExecutionEnvironment.getExecutionEnvironment(),
             job.path(),
             3,
             null,
+            1,
             new PrintStream(out, true, StandardCharsets.UTF_8));
     LOG.info("second offline run:\n{}", out.toString(StandardCharsets.UTF_8));
     assertThat(summary.compactions()).isEqualTo(pendingAfterSecond.size());
@@ -92,6 +96,19 @@ class OfflineCompactionITCase {
     assertThat(summary.records()).isPositive();
     assertThat(HudiClient.pendingCompactions(job.path())).isEmpty();
     assertThat(HudiTableOracle.pendingInstants(job.path())).as("pending instants").isEmpty();
+    job.verify(both);
+
+    // Keeping what the latest commit needs, the run cleaned the slices its compactions superseded:
+    // one base file per file group, and Hudi's own cleaner finds nothing more to delete.
+    assertThat(summary.cleans()).as("cleans of the second run, seed %s", seed).isNotEmpty();
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("Cleaned " + job.path() + ": clean(s) " + String.join(", ", summary.cleans()));
+    assertThat(baseFilesPerFileGroup(job.path()))
+        .as("base files per file group, seed %s", seed)
+        .allSatisfy((group, files) -> assertThat(files).as(group).isEqualTo(1));
+    assertThat(HudiClient.cleanKeepingCommits(job.path(), 1))
+        .as("files Hudi's cleaner deletes after Mortar's, seed %s", seed)
+        .isZero();
     job.verify(both);
 
     Command again = Command.run("--path", job.path());
@@ -132,6 +149,25 @@ class OfflineCompactionITCase {
                   name.substring(name.lastIndexOf('_') + 1, name.length() - ".parquet".length()))
           .distinct()
           .toList();
+    }
+  }
+
+  /** The number of base files of each file group (partition and file id) in the table. */
+  private static Map<String, Long> baseFilesPerFileGroup(String path) throws IOException {
+    Path root = Path.of(URI.create(path));
+    try (Stream<Path> files = Files.walk(root)) {
+      return files
+          .filter(file -> file.getFileName().toString().endsWith(".parquet"))
+          .filter(file -> !root.relativize(file).startsWith(".hoodie"))
+          .collect(
+              Collectors.groupingBy(
+                  file -> {
+                    String name = file.getFileName().toString();
+                    return root.relativize(file.getParent())
+                        + "/"
+                        + name.substring(0, name.indexOf('_'));
+                  },
+                  Collectors.counting()));
     }
   }
 
