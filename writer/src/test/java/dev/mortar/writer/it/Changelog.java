@@ -169,6 +169,56 @@ public final class Changelog implements Serializable {
     }
   }
 
+  /**
+   * For a read that matches no prefix: the prefix of at least {@code from} changes it comes closest
+   * to, and the keys where it differs (read name against expected name, at most 20).
+   */
+  public String closestPrefix(Map<String, String> nameByKey, int from, boolean eventTimeOrdering) {
+    Map<Long, Op> winner = new HashMap<>();
+    int mismatches = nameByKey.size();
+    int best = -1;
+    int bestMismatches = Integer.MAX_VALUE;
+    for (int length = 0; length <= ops.size(); length++) {
+      if (length >= from && mismatches < bestMismatches) {
+        best = length;
+        bestMismatches = mismatches;
+      }
+      if (length == ops.size()) {
+        break;
+      }
+      Op op = ops.get(length);
+      Op current = winner.get(op.id());
+      if (wins(op, current, eventTimeOrdering)) {
+        winner.put(op.id(), op);
+        String read = nameByKey.get(Long.toString(op.id()));
+        mismatches +=
+            (Objects.equals(read, expectedName(current)) ? 1 : 0)
+                - (Objects.equals(read, expectedName(op)) ? 1 : 0);
+      }
+    }
+    Map<Long, Op> expected = new HashMap<>();
+    for (Op op : ops.subList(0, best)) {
+      if (wins(op, expected.get(op.id()), eventTimeOrdering)) {
+        expected.put(op.id(), op);
+      }
+    }
+    List<String> differences = new ArrayList<>();
+    java.util.Set<String> keys = new java.util.TreeSet<>(nameByKey.keySet());
+    expected.keySet().forEach(id -> keys.add(Long.toString(id)));
+    for (String key : keys) {
+      String want = expectedName(expected.get(Long.parseLong(key)));
+      if (!Objects.equals(nameByKey.get(key), want)) {
+        differences.add(key + ": read " + nameByKey.get(key) + ", expected " + want);
+      }
+    }
+    return "closest prefix "
+        + best
+        + " with "
+        + differences.size()
+        + " difference(s): "
+        + differences.subList(0, Math.min(20, differences.size()));
+  }
+
   private static String expectedName(Op winner) {
     return winner == null || winner.kind() == RowKind.DELETE ? null : winner.name();
   }

@@ -3,8 +3,13 @@ package dev.mortar.writer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.testing.Seeds;
+import dev.mortar.writer.compaction.LogFile;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * again the way a snapshot query does (a pending compaction's slice merged with the one before it),
  * and each read must equal the expected rows after some checkpoint, later reads after later
  * checkpoints; the files on disk, the logs of a file group and the active timeline stay under
- * bounds that do not grow with the job's length.
+ * bounds that do not grow with the job's length. A second job lets slices gather more logs than the
+ * archiver keeps commits, so that logs of archived delta commits are read, planned and cleaned.
  */
 class LongRunningTableITCase {
   private static final Logger LOG = LoggerFactory.getLogger(LongRunningTableITCase.class);
@@ -30,6 +36,12 @@ class LongRunningTableITCase {
   private static final int ARCHIVE_MAX_COMMITS = 12;
   private static final int BUCKETS = 2;
   private static final int PARTITIONS = 3;
+
+  /**
+   * The checkpoint interval: long enough that a read by Hudi's reader (about a second) spans fewer
+   * commits than the cleaner retains, so that most reads are not outrun by it.
+   */
+  private static final long CHECKPOINT_MILLIS = 200;
 
   /**
    * Data files per file group: the slices the cleaner retains (a base file and its logs each) plus
@@ -46,6 +58,15 @@ class LongRunningTableITCase {
    */
   private static final int MOST_TIMELINE_FILES = 3 * 3 * ARCHIVE_MAX_COMMITS;
 
+  /**
+   * The checkpoint interval of the job with long slices, whose reads (merging two dozen logs per
+   * file group) take longer: a read must span fewer commits than the cleaner retains.
+   */
+  private static final long LONG_SLICE_CHECKPOINT_MILLIS = 500;
+
+  /** A log file count at which a slice joins a plan, beyond the commits the archiver keeps. */
+  private static final int LOGS_BEYOND_ARCHIVAL = 2 * ARCHIVE_MAX_COMMITS;
+
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
   @TempDir Path dir;
@@ -61,6 +82,7 @@ class LongRunningTableITCase {
             .ordering(true)
             .buckets(BUCKETS)
             .perCheckpoint(PER_CHECKPOINT)
+            .checkpointEvery(CHECKPOINT_MILLIS)
             .compactEvery(2)
             .cleanRetainCommits(RETAIN_COMMITS)
             .archiveBeyond(ARCHIVE_MAX_COMMITS)
@@ -68,6 +90,58 @@ class LongRunningTableITCase {
     Changelog changelog =
         Changelog.random(seed, CHANGES, 400, 100, 30).withoutStaleChangesAfterDeletes();
 
+    int prefix = readWhileRunning(job, changelog, seed, true);
+    assertThat(prefix).as("the last read's change, seed %s", seed).isGreaterThan(CHANGES / 2);
+    job.verify(changelog);
+    job.verifyNothingUncommittedLeft();
+  }
+
+  /**
+   * With a log size threshold that lets a slice gather more logs than the active timeline keeps
+   * commits, slices hold logs of archived delta commits: the planner, the cleaner, Hudi's reader
+   * and Hudi's own compactor must all take them as committed.
+   */
+  @Test
+  void logsOfArchivedDeltaCommitsStayInTheirSlices() throws Exception {
+    long seed = Seeds.seed("LongRunningTableITCase.archivedLogs");
+    LOG.info("seed {}", seed);
+    SinkJob job =
+        SinkJob.at(dir.resolve("t").toUri().toString())
+            .parallelism(2)
+            .partitioned(true)
+            .ordering(true)
+            .buckets(BUCKETS)
+            .perCheckpoint(PER_CHECKPOINT)
+            .checkpointEvery(LONG_SLICE_CHECKPOINT_MILLIS)
+            .compactEvery(2)
+            .compactBySize(100, LOGS_BEYOND_ARCHIVAL)
+            .cleanRetainCommits(RETAIN_COMMITS)
+            .archiveBeyond(ARCHIVE_MAX_COMMITS)
+            .build();
+    Changelog changelog =
+        Changelog.random(seed, CHANGES, 400, 100, 30).withoutStaleChangesAfterDeletes();
+
+    int prefix = readWhileRunning(job, changelog, seed, false);
+
+    assertThat(prefix).as("the last read's change, seed %s", seed).isGreaterThan(CHANGES / 2);
+    assertThat(logsOlderThanTheActiveTimeline(job.path()))
+        .as("logs of archived delta commits at the end, seed %s", seed)
+        .isPositive();
+    job.verify(changelog);
+    job.verifyNothingUncommittedLeft();
+    assertThat(HudiClient.scheduleAndCompact(job.path()).isPresent())
+        .as("Hudi's compaction of the slices, seed %s", seed)
+        .isTrue();
+    job.verify(changelog);
+  }
+
+  /**
+   * Runs the job while Hudi's reader reads the table every 300 ms; each read must equal the rows
+   * after a checkpoint no earlier than the last read's (and, with {@code bounded}, the files stay
+   * under this class's bounds). Returns the change the last read matched.
+   */
+  private static int readWhileRunning(SinkJob job, Changelog changelog, long seed, boolean bounded)
+      throws Exception {
     List<TableWatcher.Read> reads;
     long started = System.nanoTime();
     int outrun;
@@ -97,10 +171,16 @@ class LongRunningTableITCase {
           read.files());
       assertThat(matched)
           .as(
-              "read %s equals the rows after a checkpoint at or after change %s, seed %s",
-              i, prefix, seed)
+              "read %s equals the rows after a checkpoint at or after change %s, seed %s (%s)",
+              i,
+              prefix,
+              seed,
+              matched < 0 ? changelog.closestPrefix(read.nameByKey(), prefix, true) : "")
           .isNotNegative();
       prefix = matched;
+      if (!bounded) {
+        continue;
+      }
       TableWatcher.TableFiles files = read.files();
       assertThat(files.dataFiles())
           .as("data files at read %s, seed %s", i, seed)
@@ -112,8 +192,30 @@ class LongRunningTableITCase {
           .as("active timeline files at read %s, seed %s", i, seed)
           .isLessThanOrEqualTo(MOST_TIMELINE_FILES);
     }
-    assertThat(prefix).as("the last read's change, seed %s", seed).isGreaterThan(CHANGES / 2);
-    job.verify(changelog);
-    job.verifyNothingUncommittedLeft();
+    return prefix;
+  }
+
+  /**
+   * Log files whose delta commit is older than every delta commit and commit of the active timeline
+   * (by requested time).
+   */
+  private static long logsOlderThanTheActiveTimeline(String path) throws IOException {
+    Path root = Path.of(URI.create(path));
+    String oldestActive;
+    try (Stream<Path> timeline = Files.list(root.resolve(".hoodie/timeline"))) {
+      oldestActive =
+          timeline
+              .map(file -> file.getFileName().toString())
+              .filter(name -> name.matches("\\d+(_\\d+)?\\.(deltacommit|commit)(\\..*)?"))
+              .map(name -> name.substring(0, name.indexOf(name.contains("_") ? '_' : '.')))
+              .min(String::compareTo)
+              .orElseThrow();
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      return files
+          .flatMap(file -> LogFile.parse(file.getFileName().toString(), 0).stream())
+          .filter(log -> log.deltaCommit().compareTo(oldestActive) < 0)
+          .count();
+    }
   }
 }

@@ -59,7 +59,8 @@ record SinkJob(
     int compactionMaxLogFiles,
     boolean compactionInJob,
     int cleanRetainCommits,
-    int archiveMaxCommits)
+    int archiveMaxCommits,
+    long checkpointMillis)
     implements Serializable {
 
   /** The changelog source's uid: fixed, so a savepoint restores into a job of another shape. */
@@ -67,7 +68,7 @@ record SinkJob(
 
   /**
    * A job on {@code path}: parallelism 1, unpartitioned, last write wins, Avro blocks, 2 buckets,
-   * 100 changes per checkpoint, default heap buffers, no restarts, meta fields, on_read
+   * 100 changes per checkpoint every 50 ms, default heap buffers, no restarts, meta fields, on_read
    * de-duplication, no compaction plans (when planned: every slice with logs in every plan, Hudi's
    * default strategy, so that a test's bounds follow the plan interval; executed in the job),
    * archival at its defaults.
@@ -95,6 +96,7 @@ record SinkJob(
     builder.compactionInJob = compactionInJob;
     builder.cleanRetainCommits = cleanRetainCommits;
     builder.archiveMaxCommits = archiveMaxCommits;
+    builder.checkpointMillis = checkpointMillis;
     return builder;
   }
 
@@ -118,6 +120,7 @@ record SinkJob(
     private boolean compactionInJob = true;
     private int cleanRetainCommits;
     private int archiveMaxCommits;
+    private long checkpointMillis = 50;
 
     private Builder(String path) {
       this.path = path;
@@ -206,6 +209,12 @@ record SinkJob(
       return this;
     }
 
+    /** The checkpoint interval (default 50 ms), one delta commit per checkpoint. */
+    Builder checkpointEvery(long millis) {
+      this.checkpointMillis = millis;
+      return this;
+    }
+
     /** Whether the job executes its compaction plans ('compaction.async.enabled'). */
     Builder compactionInJob(boolean inJob) {
       this.compactionInJob = inJob;
@@ -237,7 +246,8 @@ record SinkJob(
           compactionMaxLogFiles,
           compactionInJob,
           cleanRetainCommits,
-          archiveMaxCommits);
+          archiveMaxCommits,
+          checkpointMillis);
     }
   }
 
@@ -267,7 +277,7 @@ record SinkJob(
 
   /** Sets the job's checkpoint interval and parallelism on {@code env}. */
   StreamExecutionEnvironment configured(StreamExecutionEnvironment env) {
-    env.enableCheckpointing(50);
+    env.enableCheckpointing(checkpointMillis);
     env.setParallelism(parallelism);
     return env;
   }
