@@ -75,18 +75,7 @@ class LongRunningTableITCase {
   void readsExactAndStaysBoundedWhileRowsFlow() throws Exception {
     long seed = Seeds.seed("LongRunningTableITCase");
     LOG.info("seed {}", seed);
-    SinkJob job =
-        SinkJob.at(dir.resolve("t").toUri().toString())
-            .parallelism(2)
-            .partitioned(true)
-            .ordering(true)
-            .buckets(BUCKETS)
-            .perCheckpoint(PER_CHECKPOINT)
-            .checkpointEvery(CHECKPOINT_MILLIS)
-            .compactEvery(2)
-            .cleanRetainCommits(RETAIN_COMMITS)
-            .archiveBeyond(ARCHIVE_MAX_COMMITS)
-            .build();
+    SinkJob job = streamedJob().checkpointEvery(CHECKPOINT_MILLIS).build();
     Changelog changelog =
         Changelog.random(seed, CHANGES, 400, 100, 30).withoutStaleChangesAfterDeletes();
 
@@ -106,17 +95,9 @@ class LongRunningTableITCase {
     long seed = Seeds.seed("LongRunningTableITCase.archivedLogs");
     LOG.info("seed {}", seed);
     SinkJob job =
-        SinkJob.at(dir.resolve("t").toUri().toString())
-            .parallelism(2)
-            .partitioned(true)
-            .ordering(true)
-            .buckets(BUCKETS)
-            .perCheckpoint(PER_CHECKPOINT)
+        streamedJob()
             .checkpointEvery(LONG_SLICE_CHECKPOINT_MILLIS)
-            .compactEvery(2)
             .compactBySize(100, LOGS_BEYOND_ARCHIVAL)
-            .cleanRetainCommits(RETAIN_COMMITS)
-            .archiveBeyond(ARCHIVE_MAX_COMMITS)
             .build();
     Changelog changelog =
         Changelog.random(seed, CHANGES, 400, 100, 30).withoutStaleChangesAfterDeletes();
@@ -133,6 +114,22 @@ class LongRunningTableITCase {
         .as("Hudi's compaction of the slices, seed %s", seed)
         .isTrue();
     job.verify(changelog);
+  }
+
+  /**
+   * A partitioned job with event time ordering and every service at this class's small values,
+   * compaction every 2 delta commits.
+   */
+  private SinkJob.Builder streamedJob() {
+    return SinkJob.at(dir.resolve("t").toUri().toString())
+        .parallelism(2)
+        .partitioned(true)
+        .ordering(true)
+        .buckets(BUCKETS)
+        .perCheckpoint(PER_CHECKPOINT)
+        .compactEvery(2)
+        .cleanRetainCommits(RETAIN_COMMITS)
+        .archiveBeyond(ARCHIVE_MAX_COMMITS);
   }
 
   /**
