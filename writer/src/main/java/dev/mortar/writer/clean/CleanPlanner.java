@@ -29,14 +29,11 @@ import javax.annotation.Nullable;
  *       time). When a write is pending (a delta commit started, a compaction planned) and {@code E}
  *       is later, {@code E} is the newest completed instant before that write. Nothing is cleaned
  *       while at most {@code K} instants are completed.
- *   <li>Per file group, slicing by completion time ({@link FileSlicing}), a slice is <em>before
- *       {@code E}</em> when its base instant is before {@code E} and the write that opened it (the
- *       compaction of its base file) completed before {@code E} did. The newest slice and the
- *       newest slice before {@code E} are kept: a reader of any retained instant reads one of them
- *       or a later one. A compaction requested before {@code E} but completed after it does not
- *       count: a reader of {@code E} still saw it pending and reads the slice before it.
- *   <li>Every other slice before {@code E} is deleted, base file and logs, unless a pending
- *       compaction plan compacts it.
+ *   <li>Per file group, slicing by completion time ({@link FileSlicing}), the newest slice and the
+ *       newest slice with base instant before {@code E} are kept: a reader of any retained instant
+ *       reads one of them or a later one.
+ *   <li>Every other slice with base instant before {@code E} is deleted, base file and logs, unless
+ *       a pending compaction plan compacts it.
  * </ul>
  */
 final class CleanPlanner {
@@ -73,7 +70,7 @@ final class CleanPlanner {
               FileSlicing.slices(
                   group, groupFiles, timeline, planInstants.getOrDefault(group, Set.of()));
           Set<String> compacted = compactedSlices.getOrDefault(group, Set.of());
-          for (FileSlice slice : superseded(slices, earliestToRetain, timeline)) {
+          for (FileSlice slice : superseded(slices, earliestToRetain)) {
             if (!compacted.contains(slice.baseInstant())) {
               List<String> names =
                   toDelete.computeIfAbsent(group.partitionPath(), p -> new ArrayList<>());
@@ -112,14 +109,11 @@ final class CleanPlanner {
   }
 
   /** The slices (newest first) before {@code E} other than the newest and the newest before it. */
-  private static List<FileSlice> superseded(
-      List<FileSlice> slices, String earliestToRetain, TimelineSnapshot timeline) {
-    String retainedCompletion = timeline.writeCompletion(earliestToRetain);
+  private static List<FileSlice> superseded(List<FileSlice> slices, String earliestToRetain) {
     List<FileSlice> superseded = new ArrayList<>();
     boolean newestBeforeSeen = false;
     for (FileSlice slice : slices) {
-      if (slice.baseInstant().compareTo(earliestToRetain) < 0
-          && timeline.writeCompletedBefore(slice.baseInstant(), retainedCompletion)) {
+      if (slice.baseInstant().compareTo(earliestToRetain) < 0) {
         if (newestBeforeSeen) {
           superseded.add(slice);
         }

@@ -44,7 +44,6 @@ public final class TimelineSnapshot {
   private final Map<String, String> deltaCommitCompletions = new TreeMap<>();
   private final NavigableSet<String> compactionRequests = new TreeSet<>();
   private final NavigableSet<String> completedCommits = new TreeSet<>();
-  private final Map<String, String> commitCompletions = new HashMap<>();
   private final Set<String> requestedTimes = new HashSet<>();
   private final NavigableSet<String> startedDeltaCommits = new TreeSet<>();
   private final NavigableSet<String> cleanRequests = new TreeSet<>();
@@ -140,7 +139,6 @@ public final class TimelineSnapshot {
       deltaCommitCompletions.put(requested, times.substring(underscore + 1));
     } else if (action.equals(COMMIT)) {
       completedCommits.add(requested);
-      commitCompletions.put(requested, times.substring(underscore + 1));
     } else if (action.equals(CLEAN)) {
       completedCleans.add(requested);
     }
@@ -153,35 +151,6 @@ public final class TimelineSnapshot {
   @Nullable
   public String completionOf(String deltaCommit) {
     return isArchived(deltaCommit) ? deltaCommit : deltaCommitCompletions.get(deltaCommit);
-  }
-
-  /**
-   * Whether the delta commit or compaction requested at {@code requested} completed before {@code
-   * time}: an archived one did, a pending one did not.
-   */
-  public boolean writeCompletedBefore(String requested, String time) {
-    String completion = deltaCommitCompletions.get(requested);
-    if (completion == null) {
-      completion = commitCompletions.get(requested);
-    }
-    return completion == null ? isArchived(requested) : completion.compareTo(time) < 0;
-  }
-
-  /**
-   * The completion time of the completed delta commit or compaction requested at {@code requested}
-   * in this listing.
-   *
-   * @throws IllegalArgumentException if the listing holds no such completed write
-   */
-  public String writeCompletion(String requested) {
-    String completion = deltaCommitCompletions.get(requested);
-    if (completion == null) {
-      completion = commitCompletions.get(requested);
-    }
-    if (completion == null) {
-      throw new IllegalArgumentException("no completed write " + requested + " in the timeline");
-    }
-    return completion;
   }
 
   boolean isCompletedCommit(String instant) {

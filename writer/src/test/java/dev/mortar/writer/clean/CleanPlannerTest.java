@@ -119,28 +119,6 @@ class CleanPlannerTest {
   }
 
   @Test
-  void aCompactionThatCompletedAfterTheEarliestRetainedInstantDoesNotSupersedeTheSliceBeforeIt() {
-    List<String> timeline = new ArrayList<>();
-    deltaCommit(timeline, 100, 110);
-    deltaCommit(timeline, 200, 210);
-    compaction(timeline, 300, 310);
-    deltaCommit(timeline, 320, 330);
-    deltaCommit(timeline, 340, 350);
-    deltaCommit(timeline, 390, 405);
-    compaction(timeline, 400, 440);
-    deltaCommit(timeline, 420, 430);
-
-    CleanPlan plan = plan(1, timeline).orElseThrow();
-
-    assertThat(plan.earliestInstantToRetain()).isEqualTo(t(420));
-    assertThat(plan.filesByPartition().get("dt=1"))
-        .as(
-            "a reader of dc420 (completed at 430) saw compaction 400 pending and reads slice 300:"
-                + " kept; only slice 100 goes")
-        .containsExactlyInAnyOrder(log(100), log(200));
-  }
-
-  @Test
   void nothingIsPlannedWhenTheNewestSliceBeforeTheRetainedInstantIsTheOldest() {
     assertThat(plan(6, timeline())).as("E = 300: slice 100 is the newest before it").isEmpty();
     assertThat(plan(8, timeline())).as("8 completed instants, 8 retained").isEmpty();

@@ -108,11 +108,13 @@ class WriterLeaseITCase {
     job.verify(changelog);
   }
 
+  /** A job of 40 checkpoints, 200 ms apart: still running when a second job has started. */
   private SinkJob job() {
     return SinkJob.at(dir.resolve("t").toUri().toString())
         .parallelism(2)
         .ordering(true)
         .perCheckpoint(100)
+        .checkpointEvery(200)
         .build();
   }
 
