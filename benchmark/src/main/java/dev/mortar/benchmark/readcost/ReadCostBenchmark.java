@@ -128,14 +128,14 @@ public final class ReadCostBenchmark {
 
     @Override
     public String toString() {
-      return compactEvery > 0
-          ? "compaction every "
-              + compactEvery
-              + " (log size ratio "
-              + logSizeRatio
-              + "), clean,"
-              + " archive"
-          : "off";
+      if (compactEvery == 0) {
+        return "off";
+      }
+      return "compaction every "
+          + compactEvery
+          + " (log size ratio "
+          + logSizeRatio
+          + "), clean, archive";
     }
   }
 
