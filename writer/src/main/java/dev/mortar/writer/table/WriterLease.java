@@ -220,7 +220,19 @@ public final class WriterLease {
     return true;
   }
 
+  /**
+   * The newest lease file; null if the folder holds none. A listing that finds none is taken again
+   * once: a listing is not atomic on the local disk (it reads the names, then each file's status),
+   * so a listing that began before a heartbeat created generation N+1 and read N's status after the
+   * heartbeat deleted N names neither. The second listing begins after that deletion, which follows
+   * the creation of N+1, so it finds N+1 unless a further heartbeat replaced it in the meantime.
+   */
   private FileStatus newestFile() throws IOException {
+    FileStatus newest = newestListed();
+    return newest != null ? newest : newestListed();
+  }
+
+  private FileStatus newestListed() throws IOException {
     FileStatus[] files;
     try {
       files = fs.listStatus(dir);
