@@ -38,10 +38,11 @@ class LongRunningTableITCase {
   private static final int PARTITIONS = 3;
 
   /**
-   * The checkpoint interval: long enough that a read by Hudi's reader (about a second) spans fewer
-   * commits than the cleaner retains, so that most reads are not outrun by it.
+   * The checkpoint interval: long enough that a read by Hudi's reader (about a second on a fast
+   * host, several on a slow one or over two dozen logs per file group) spans fewer commits than the
+   * cleaner retains, so that most reads are not outrun by it.
    */
-  private static final long CHECKPOINT_MILLIS = 200;
+  private static final long CHECKPOINT_MILLIS = 500;
 
   /**
    * Data files per file group: the slices the cleaner retains (a base file and its logs each) plus
@@ -58,12 +59,6 @@ class LongRunningTableITCase {
    */
   private static final int MOST_TIMELINE_FILES = 3 * 3 * ARCHIVE_MAX_COMMITS;
 
-  /**
-   * The checkpoint interval of the job with long slices, whose reads (merging two dozen logs per
-   * file group) take longer: a read must span fewer commits than the cleaner retains.
-   */
-  private static final long LONG_SLICE_CHECKPOINT_MILLIS = 500;
-
   /** A log file count at which a slice joins a plan, beyond the commits the archiver keeps. */
   private static final int LOGS_BEYOND_ARCHIVAL = 2 * ARCHIVE_MAX_COMMITS;
 
@@ -75,7 +70,7 @@ class LongRunningTableITCase {
   void readsExactAndStaysBoundedWhileRowsFlow() throws Exception {
     long seed = Seeds.seed("LongRunningTableITCase");
     LOG.info("seed {}", seed);
-    SinkJob job = streamedJob().checkpointEvery(CHECKPOINT_MILLIS).build();
+    SinkJob job = streamedJob().build();
     Changelog changelog =
         Changelog.random(seed, CHANGES, 400, 100, 30).withoutStaleChangesAfterDeletes();
 
@@ -94,11 +89,7 @@ class LongRunningTableITCase {
   void logsOfArchivedDeltaCommitsStayInTheirSlices() throws Exception {
     long seed = Seeds.seed("LongRunningTableITCase.archivedLogs");
     LOG.info("seed {}", seed);
-    SinkJob job =
-        streamedJob()
-            .checkpointEvery(LONG_SLICE_CHECKPOINT_MILLIS)
-            .compactBySize(100, LOGS_BEYOND_ARCHIVAL)
-            .build();
+    SinkJob job = streamedJob().compactBySize(100, LOGS_BEYOND_ARCHIVAL).build();
     Changelog changelog =
         Changelog.random(seed, CHANGES, 400, 100, 30).withoutStaleChangesAfterDeletes();
 
@@ -127,6 +118,7 @@ class LongRunningTableITCase {
         .ordering(true)
         .buckets(BUCKETS)
         .perCheckpoint(PER_CHECKPOINT)
+        .checkpointEvery(CHECKPOINT_MILLIS)
         .compactEvery(2)
         .cleanRetainCommits(RETAIN_COMMITS)
         .archiveBeyond(ARCHIVE_MAX_COMMITS);
@@ -135,7 +127,9 @@ class LongRunningTableITCase {
   /**
    * Runs the job while Hudi's reader reads the table every 300 ms; each read must equal the rows
    * after a checkpoint no earlier than the last read's (and, with {@code bounded}, the files stay
-   * under this class's bounds). Returns the change the last read matched.
+   * under this class's bounds), unless a clean completed while it ran (see {@link TableWatcher}):
+   * such reads are counted as outrun, and most reads must be exact. Returns the change the last
+   * read matched.
    */
   private static int readWhileRunning(SinkJob job, Changelog changelog, long seed, boolean bounded)
       throws Exception {
@@ -154,18 +148,22 @@ class LongRunningTableITCase {
         reads.size(),
         outrun);
     assertThat(reads).as("reads while the job ran, seed %s", seed).hasSizeGreaterThan(10);
-    assertThat(outrun).as("reads outrun by the cleaner, seed %s", seed).isLessThan(reads.size());
 
     int prefix = 0;
     for (int i = 0; i < reads.size(); i++) {
       TableWatcher.Read read = reads.get(i);
       int matched = changelog.prefixMatching(read.nameByKey(), prefix, true);
       LOG.info(
-          "read {}: {} keys, after change {}, {}",
+          "read {}: {} keys, after change {}, {}, a clean completed meanwhile: {}",
           i,
           read.nameByKey().size(),
           matched,
-          read.files());
+          read.files(),
+          read.cleanedWhileReading());
+      if (matched < 0 && read.cleanedWhileReading()) {
+        outrun++;
+        continue;
+      }
       assertThat(matched)
           .as(
               "read %s equals the rows after a checkpoint at or after change %s, seed %s (%s)",
@@ -189,6 +187,9 @@ class LongRunningTableITCase {
           .as("active timeline files at read %s, seed %s", i, seed)
           .isLessThanOrEqualTo(MOST_TIMELINE_FILES);
     }
+    assertThat(outrun)
+        .as("reads outrun by the cleaner of %s, seed %s", reads.size(), seed)
+        .isLessThan(reads.size() / 2);
     return prefix;
   }
 

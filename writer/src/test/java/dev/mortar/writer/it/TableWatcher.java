@@ -24,14 +24,17 @@ import org.apache.hadoop.conf.Configuration;
  * <p>A read may fail only on a file that vanished under it: the cleaner and the archiver, which
  * keep the writer's pace, may delete what a slow read listed (Hudi's contract for readers slower
  * than the retained commits). Such a read is counted ({@link #outrunReads}); any other failure is
- * kept and thrown by {@link #close}.
+ * kept and thrown by {@link #close}. A read also notes whether a clean completed while it ran: one
+ * that loaded the timeline while a compaction was pending and listed the files after that
+ * compaction's clean sees the superseded slice gone and the new base file not yet committed, so it
+ * misses that file group without an error (rfc/0007, "What is left").
  */
 final class TableWatcher implements AutoCloseable {
   /**
-   * One read: the {@code name} of each key's row as Hudi's reader returned it, and the counts of
-   * the table's files.
+   * One read: the {@code name} of each key's row as Hudi's reader returned it, the counts of the
+   * table's files, and whether a clean completed while the read ran.
    */
-  record Read(Map<String, String> nameByKey, TableFiles files) {}
+  record Read(Map<String, String> nameByKey, TableFiles files, boolean cleanedWhileReading) {}
 
   /**
    * Data files (logs and base files), the most log files one file group has, and the files of the
@@ -135,6 +138,7 @@ final class TableWatcher implements AutoCloseable {
   }
 
   private void read(Path table) throws IOException {
+    String cleanBefore = newestCompletedClean(table);
     Map<String, String> names = new HashMap<>();
     HudiTableOracle.forEachRow(
         path,
@@ -142,8 +146,24 @@ final class TableWatcher implements AutoCloseable {
         (key, row, slice) ->
             names.put(key, row.get(row.getSchema().getField("name").pos()).toString()));
     TableFiles files = TableFiles.count(table);
+    boolean cleaned = !newestCompletedClean(table).equals(cleanBefore);
     synchronized (reads) {
-      reads.add(new Read(names, files));
+      reads.add(new Read(names, files, cleaned));
+    }
+  }
+
+  /**
+   * The newest completed clean in the active timeline ({@code <requested>_<completed>.clean}); ""
+   * if there is none. It changes when a clean completes (or when the archiver takes the newest
+   * clean, which only makes a read count as outrun more often).
+   */
+  private static String newestCompletedClean(Path table) throws IOException {
+    try (Stream<Path> files = Files.list(table.resolve(".hoodie/timeline"))) {
+      return files
+          .map(file -> file.getFileName().toString())
+          .filter(name -> name.matches("\\d+_\\d+\\.clean"))
+          .max(String::compareTo)
+          .orElse("");
     }
   }
 
