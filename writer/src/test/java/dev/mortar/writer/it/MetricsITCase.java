@@ -21,7 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The sink's metrics: Flink's sink counters and the {@code mortar} group, read from a reporter. */
+/**
+ * The sink's metrics: Flink's sink counters and the {@code mortar} group of the write path and of
+ * the table services, read from a reporter.
+ */
 class MetricsITCase {
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
@@ -55,19 +58,8 @@ class MetricsITCase {
                     "changelog",
                     InternalTypeInfo.of(Changelog.ROW_TYPE))
                 .setParallelism(1));
-    env.execute();
-    // This MiniCluster runs only this job; operators chained together repeat some identifiers,
-    // so metrics are collected per group rather than by unique identifier.
-    Map<String, Metric> metrics = new HashMap<>();
-    REPORTER
-        .getMetricsByGroup()
-        .forEach(
-            (group, byName) ->
-                byName.forEach(
-                    (name, metric) ->
-                        metrics.put(
-                            group.getMetricIdentifier(name) + "#" + System.identityHashCode(metric),
-                            metric)));
+    env.execute("write metrics");
+    Map<String, Metric> metrics = reported("write metrics");
 
     assertThat(sumCounters(metrics, ".numRecordsSend")).isEqualTo(400);
     assertThat(sumCounters(metrics, ".mortar.rowsReceived")).isEqualTo(400);
@@ -77,6 +69,62 @@ class MetricsITCase {
     assertThat(sumCounters(metrics, ".mortar.commits")).isGreaterThan(1);
     assertThat(gauges(metrics, ".mortar.bufferBytesTotal")).containsOnly(1L << 20);
     assertThat(gauges(metrics, ".mortar.lastCommitLogFiles")).allMatch(files -> files > 0);
+  }
+
+  /**
+   * A job with every table service at small values reports what they did: compactions with their
+   * records, logs and bytes, cleaned files and bytes, archived instants, the active timeline's size
+   * within the archiver's bound, and no compaction pending once the job ended.
+   */
+  @Test
+  void tableServiceMetricsAreReported() throws Exception {
+    Changelog changelog = Changelog.random(12, 1200, 100, 0, 0);
+    SinkJob job =
+        SinkJob.at(dir.resolve("services").toUri().toString())
+            .parallelism(2)
+            .buckets(2)
+            .perCheckpoint(20)
+            .compactEvery(2)
+            .cleanRetainCommits(2)
+            .archiveBeyond(6)
+            .build();
+    job.runDataStream(changelog);
+    job.verify(changelog);
+    Map<String, Metric> metrics = reported("mortar datastream test");
+
+    assertThat(sumCounters(metrics, ".mortar.compactions")).isPositive();
+    assertThat(sumCounters(metrics, ".mortar.compactedRecords")).isPositive();
+    assertThat(sumCounters(metrics, ".mortar.compactedLogFiles")).isPositive();
+    assertThat(sumCounters(metrics, ".mortar.compactedLogBytes")).isPositive();
+    assertThat(sumCounters(metrics, ".mortar.compactedBaseFileBytes")).isPositive();
+    assertThat(gauges(metrics, ".mortar.lastCompactionMs")).singleElement().matches(ms -> ms > 0);
+    assertThat(gauges(metrics, ".mortar.pendingCompactions")).containsOnly(0L);
+    assertThat(sumCounters(metrics, ".mortar.cleanedFiles")).isPositive();
+    assertThat(sumCounters(metrics, ".mortar.cleanedBytes")).isPositive();
+    assertThat(sumCounters(metrics, ".mortar.archivedInstants")).isPositive();
+    assertThat(gauges(metrics, ".mortar.activeTimelineInstants"))
+        .singleElement()
+        .matches(instants -> instants > 0 && instants <= 3 * 3 * 6);
+  }
+
+  /**
+   * The metrics this MiniCluster reported for the job named {@code job}. Operators chained together
+   * repeat some identifiers, so metrics are collected per group rather than by unique identifier.
+   */
+  private static Map<String, Metric> reported(String job) {
+    Map<String, Metric> metrics = new HashMap<>();
+    REPORTER
+        .getMetricsByGroup()
+        .forEach(
+            (group, byName) ->
+                byName.forEach(
+                    (name, metric) -> {
+                      String identifier = group.getMetricIdentifier(name);
+                      if (identifier.contains(job)) {
+                        metrics.put(identifier + "#" + System.identityHashCode(metric), metric);
+                      }
+                    }));
+    return metrics;
   }
 
   private static long sumCounters(Map<String, Metric> metrics, String suffix) {
@@ -92,7 +140,7 @@ class MetricsITCase {
   private static java.util.List<Long> gauges(Map<String, Metric> metrics, String suffix) {
     return metrics.entrySet().stream()
         .filter(e -> e.getKey().substring(0, e.getKey().lastIndexOf('#')).endsWith(suffix))
-        .map(e -> (Long) ((Gauge<?>) e.getValue()).getValue())
+        .map(e -> ((Number) ((Gauge<?>) e.getValue()).getValue()).longValue())
         .toList();
   }
 }
