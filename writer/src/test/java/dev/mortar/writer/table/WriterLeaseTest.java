@@ -197,7 +197,7 @@ class WriterLeaseTest {
   }
 
   /**
-   * The fence reads the lease while its holder beats as fast as it can, 2,000 heartbeats long: it
+   * The fence reads the lease while its holder beats as fast as it can, 500 heartbeats long: it
    * always finds the holder, also when a listing of the folder named only the generation that the
    * heartbeat deleted before the listing read it.
    */
