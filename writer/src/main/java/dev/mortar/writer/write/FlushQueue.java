@@ -36,8 +36,12 @@ import javax.annotation.Nullable;
  *       cut short by an interrupt leaves the flush queued, so a cancelled task still releases it at
  *       {@link #close}. A collected flush is handed to the collector given at construction, on the
  *       task thread, in submission order.
- *   <li>A failed flush fails the task at the next collect, naming the buffer; nothing of it was
- *       committed, so the restart from the last checkpoint replays its rows.
+ *   <li>A failed flush fails the collect that meets it, naming the buffer, and every collect after
+ *       it: nothing of it was written, so no checkpoint may be taken once it failed (its rows are
+ *       in no log file, and the checkpoint would move the input past them). The first collect may
+ *       run on another thread than the checkpoint (a legacy source's own thread calls into the
+ *       chained write operator), so the failure stays until the task ends; the restart from the
+ *       last checkpoint replays its rows.
  *   <li>The thread owns the native staging buffer its direct I/O log files share ({@link
  *       StagingBuffers}) and frees it as it ends, before {@link #close} returns.
  * </ul>
@@ -55,6 +59,7 @@ final class FlushQueue implements AutoCloseable {
   private final Consumer<Flushed> collector;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
   @Nullable private Thread thread;
+  @Nullable private IOException failed;
 
   FlushQueue(String threadName, Consumer<Flushed> collector) {
     this(threadName, CLOSE_TIMEOUT, collector);
@@ -88,6 +93,7 @@ final class FlushQueue implements AutoCloseable {
 
   /** Collects the finished flushes at the head of the queue, without waiting. */
   void collectDone() throws IOException {
+    throwIfFailed();
     while (!pending.isEmpty() && pending.peekFirst().result().isDone()) {
       collectOldest();
     }
@@ -95,6 +101,7 @@ final class FlushQueue implements AutoCloseable {
 
   /** Waits for the oldest flush and collects it; {@code false} when none is in flight. */
   boolean awaitOldest() throws IOException {
+    throwIfFailed();
     if (pending.isEmpty()) {
       return false;
     }
@@ -124,13 +131,22 @@ final class FlushQueue implements AutoCloseable {
           "interrupted while waiting for the flush of bucket buffer "
               + oldest.buffer().ownerName());
     } catch (ExecutionException e) {
-      throw new IOException(
-          "flush of bucket buffer " + oldest.buffer().ownerName() + " failed", e.getCause());
+      failed =
+          new IOException(
+              "flush of bucket buffer " + oldest.buffer().ownerName() + " failed", e.getCause());
+      throw failed;
     } finally {
       if (oldest.result().isDone()) {
         pending.removeFirst();
         oldest.buffer().release();
       }
+    }
+  }
+
+  /** Throws again, with the caller's stack, the failure of a flush an earlier collect met. */
+  private void throwIfFailed() throws IOException {
+    if (failed != null) {
+      throw new IOException(failed.getMessage(), failed.getCause());
     }
   }
 
