@@ -156,4 +156,10 @@ final class TableVerdict {
   boolean clean() {
     return counts.isEmpty();
   }
+
+  /** The counts and the first examples, so a failed assertion names what went wrong. */
+  @Override
+  public String toString() {
+    return counts + " " + examples;
+  }
 }
