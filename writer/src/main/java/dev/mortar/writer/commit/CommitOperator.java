@@ -47,12 +47,12 @@ import org.slf4j.LoggerFactory;
  * compaction.schedule.enabled} is off), which plans compactions on a thread of its own. With in-job
  * execution on, the {@link CompactionDispatcher} sends the operations of every pending plan
  * downstream: when the operator opens (a restored job's pending plans) and, through the task's
- * mailbox, whenever a new plan has been written. At end of input it waits for a running planning
- * and sends what is pending, so a bounded job ends with no plan pending. A job that wrote a plan
- * while it ran plans no other at its end: it ends as a streaming job stands at any checkpoint, its
- * newest logs left to the next run's first plan, instead of waiting for a compaction of the whole
- * table. A job that wrote none (a batch job committing once, a short one) plans at its end when one
- * is due, and waits for it.
+ * mailbox, whenever a new plan has been written. A bounded job ends with no plan pending, and
+ * without waiting for a compaction of the whole table: at end of input the compaction tasks abandon
+ * the operations sent while the input ran, and their plans are unscheduled (their logs stay in
+ * their slices for the next run's first plan), so the job ends as soon as its input is committed. A
+ * job that wrote no plan while it ran (a batch job committing once, a short one) plans at its end
+ * when one is due, sends it with what is pending then, and waits for those.
  *
  * <p>Then it hands over to the {@link ArchivalService} (unless {@code archive.enabled} is off),
  * which moves old instants into the archived timeline on a thread of its own.
@@ -103,7 +103,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
           getContainingTask()
               .getMailboxExecutorFactory()
               .createExecutor(getOperatorConfig().getChainIndex());
-      mailbox.execute(dispatcher::dispatchPending, "dispatch pending compactions");
+      mailbox.execute(() -> dispatcher.dispatchPending(false), "dispatch pending compactions");
       compactions =
           new CompactionScheduler(
               fs,
@@ -148,7 +148,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
   /** Called on the planning thread: dispatches the new plan on the task's thread. */
   private void dispatchLater(MailboxExecutor mailbox) {
     try {
-      mailbox.execute(dispatcher::dispatchPending, "dispatch a new compaction plan");
+      mailbox.execute(() -> dispatcher.dispatchPending(false), "dispatch a new compaction plan");
     } catch (RejectedExecutionException closing) {
       LOG.info("Not dispatching the new compaction plan: the task is closing; a restart will");
     }
@@ -191,7 +191,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
       archival.afterCommit();
     }
     if (dispatcher != null) {
-      dispatcher.dispatchPending();
+      dispatcher.dispatchPending(true);
     }
   }
 

@@ -29,8 +29,12 @@ import org.slf4j.LoggerFactory;
  * of its own, and emits a {@link CompactionResult} for each from the task's mailbox. Receiving a
  * task only queues it, so checkpoint barriers pass while a file group is being compacted: the
  * compaction runs beside the write path, never in front of it. Nothing is checkpointed; after a
- * restore the committer dispatches every pending plan again. At end of input the operator waits
- * until every queued task is done.
+ * restore the committer dispatches every pending plan again.
+ *
+ * <p>At end of input the operator finishes the tasks sent to be finished then ({@link
+ * CompactionTask#finishAtEnd()}) and abandons the others: a queued one is not started, a running
+ * one stops at its next row and deletes its file; each is answered with an abandoned result, on
+ * which the committer unschedules its plan. The operator ends once every task is answered.
  */
 public final class CompactOperator extends AbstractStreamOperator<CompactionResult>
     implements OneInputStreamOperator<CompactionTask, CompactionResult>, BoundedOneInput {
@@ -49,6 +53,7 @@ public final class CompactOperator extends AbstractStreamOperator<CompactionResu
   private transient MailboxExecutor mailbox;
   private transient CompactionMetrics metrics;
   private transient int queued;
+  private transient volatile boolean inputEnded;
 
   public CompactOperator(SinkSettings settings) {
     this.settings = settings;
@@ -97,28 +102,42 @@ public final class CompactOperator extends AbstractStreamOperator<CompactionResu
   public void processElement(StreamRecord<CompactionTask> element) {
     CompactionTask task = element.getValue();
     queued++;
-    executor.execute(
-        () -> {
-          ThrowingRunnable<? extends Exception> then;
-          try {
-            CompactionWriteStat stat = compactor.compact(task);
-            then =
-                () -> {
-                  queued--;
-                  metrics.compacted(stat);
-                  output.collect(
-                      new StreamRecord<>(
-                          new CompactionResult(task.instant(), task.planSize(), stat)));
-                };
-          } catch (Throwable failure) {
-            then =
-                () -> {
-                  throw new IllegalStateException(
-                      "compaction task failed on " + task.fileGroup(), failure);
-                };
-          }
-          post(then, task);
-        });
+    executor.execute(() -> post(execute(task), task));
+  }
+
+  /** Runs on the compaction thread: compacts {@code task}, or abandons it once the input ended. */
+  private ThrowingRunnable<? extends Exception> execute(CompactionTask task) {
+    if (abandoned(task)) {
+      return () -> answer(CompactionResult.abandoned(task));
+    }
+    try {
+      CompactionWriteStat stat = compactor.compact(task, () -> abandoned(task));
+      return () -> {
+        metrics.compacted(stat);
+        answer(CompactionResult.written(task, stat));
+      };
+    } catch (Throwable failure) {
+      if (abandoned(task)) {
+        return () -> answer(CompactionResult.abandoned(task));
+      }
+      return () -> {
+        throw new IllegalStateException("compaction task failed on " + task.fileGroup(), failure);
+      };
+    }
+  }
+
+  private boolean abandoned(CompactionTask task) {
+    return inputEnded && !task.finishAtEnd();
+  }
+
+  /** On the task's thread: emits the answer to a task. */
+  private void answer(CompactionResult result) {
+    queued--;
+    if (result.stat() == null) {
+      LOG.info(
+          "Abandoned compaction {} of {}: the input ended", result.instant(), result.fileGroup());
+    }
+    output.collect(new StreamRecord<>(result));
   }
 
   /**
@@ -139,6 +158,7 @@ public final class CompactOperator extends AbstractStreamOperator<CompactionResu
 
   @Override
   public void endInput() throws Exception {
+    inputEnded = true;
     while (queued > 0) {
       mailbox.yield();
     }

@@ -7,9 +7,11 @@ import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.Timeline;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -20,10 +22,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Commits compactions (parallelism 1): collects the {@link CompactionResult}s of each instant and,
  * once every operation of its plan has its base file, publishes {@code C_X.commit} with one write
- * stat per base file. Results are not checkpointed: after a restore the plan is dispatched and
- * executed again, so a compaction commits only with base files of one attempt. After each commit it
- * starts the {@link AfterCompaction} service it was given (the cleaner), which runs beside it; that
- * service also starts once when the operator opens, to finish what a failed attempt left.
+ * stat per base file. A plan of which the end of input abandoned an operation is unscheduled once
+ * every operation has answered ({@link Timeline#unscheduleCompaction}). Results are not
+ * checkpointed: after a restore the plan is dispatched and executed again, so a compaction commits
+ * only with base files of one attempt. After each commit it starts the {@link AfterCompaction}
+ * service it was given (the cleaner), which runs beside it; that service also starts once when the
+ * operator opens, to finish what a failed attempt left.
  */
 public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<CompactionResult, Void> {
@@ -39,6 +43,7 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
   private transient Timeline timeline;
   private transient String schemaJson;
   private transient Map<String, Map<FileGroupId, CompactionWriteStat>> results;
+  private transient Map<String, Set<FileGroupId>> abandoned;
   private transient Map<String, Long> firstResultNanos;
   private transient CompactionMetrics metrics;
   private transient volatile TimelineSnapshot lastSnapshot;
@@ -69,6 +74,7 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
     }
     schemaJson = table.avroSchemaJson();
     results = new LinkedHashMap<>();
+    abandoned = new HashMap<>();
     firstResultNanos = new HashMap<>();
     lastSnapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
     metrics =
@@ -89,19 +95,40 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
   @Override
   public void processElement(StreamRecord<CompactionResult> element) {
     CompactionResult result = element.getValue();
+    String instant = result.instant();
     CompactionWriteStat stat = result.stat();
-    firstResultNanos.putIfAbsent(result.instant(), System.nanoTime() - stat.millis() * 1_000_000);
     Map<FileGroupId, CompactionWriteStat> stats =
-        results.computeIfAbsent(result.instant(), instant -> new LinkedHashMap<>());
-    stats.put(new FileGroupId(stat.partitionPath(), stat.fileId()), stat);
-    if (stats.size() == result.planSize()) {
-      commit(result.instant(), new ArrayList<>(stats.values()));
+        results.computeIfAbsent(instant, key -> new LinkedHashMap<>());
+    Set<FileGroupId> stopped = abandoned.computeIfAbsent(instant, key -> new HashSet<>());
+    if (stat == null) {
+      stopped.add(result.fileGroup());
+    } else {
+      firstResultNanos.putIfAbsent(instant, System.nanoTime() - stat.millis() * 1_000_000);
+      stats.put(result.fileGroup(), stat);
+    }
+    if (stats.size() + stopped.size() < result.planSize()) {
+      return;
+    }
+    results.remove(instant);
+    abandoned.remove(instant);
+    if (stopped.isEmpty()) {
+      commit(instant, new ArrayList<>(stats.values()));
+    } else {
+      firstResultNanos.remove(instant);
+      timeline.unscheduleCompaction(instant);
+      lastSnapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
+      metrics.unscheduled();
+      LOG.info(
+          "Unscheduled compaction {}: the input ended with {} of its {} file group(s) compacted;"
+              + " their logs stay for the next plan",
+          instant,
+          stats.size(),
+          result.planSize());
     }
   }
 
   private void commit(String instant, List<CompactionWriteStat> stats) {
     timeline.completeCompaction(instant, stats, schemaJson);
-    results.remove(instant);
     long millis = (System.nanoTime() - firstResultNanos.remove(instant)) / 1_000_000;
     lastSnapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
     metrics.committed(millis);

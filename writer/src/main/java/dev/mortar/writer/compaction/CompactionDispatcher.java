@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * Hands the operations of pending compaction plans to the compaction tasks, on the committer's
  * thread. The timeline is the book: every plan without a completed commit is pending, whoever wrote
  * it and whether an earlier attempt of this job had started it. So after a restore, when whatever
- * was in flight is gone, the first {@link #dispatchPending()} sends every pending plan again, and
- * the tasks redo their file groups from scratch ({@link FileGroupCompactor}). Within one attempt a
- * plan is sent once.
+ * was in flight is gone, the first {@link #dispatchPending(boolean)} sends every pending plan
+ * again, and the tasks redo their file groups from scratch ({@link FileGroupCompactor}). Within one
+ * attempt a plan is sent once. Operations sent with {@code finishAtEnd} are finished by a
+ * compaction task whose input ends; the others are abandoned then ({@link CompactOperator}).
  */
 public final class CompactionDispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionDispatcher.class);
@@ -40,8 +41,11 @@ public final class CompactionDispatcher {
   /**
    * Starts every pending plan not sent yet by this attempt ({@code C.compaction.inflight}) and
    * sends its operations, oldest plan first.
+   *
+   * @param finishAtEnd whether the end of input waits for these operations rather than abandoning
+   *     them
    */
-  public void dispatchPending() {
+  public void dispatchPending(boolean finishAtEnd) {
     TimelineSnapshot snapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
     if (dispatched.isEmpty()) {
       deleteMarkersOfCompleted(snapshot);
@@ -52,7 +56,9 @@ public final class CompactionDispatcher {
       }
       List<CompactionTask> operations = read(instant);
       timeline.startCompaction(instant);
-      operations.forEach(tasks);
+      for (CompactionTask operation : operations) {
+        tasks.accept(finishAtEnd ? operation.toFinishAtEnd() : operation);
+      }
       LOG.info("Dispatched compaction {}: {} file slice(s)", instant, operations.size());
     }
   }

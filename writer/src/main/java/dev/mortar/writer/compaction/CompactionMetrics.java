@@ -9,9 +9,10 @@ import org.apache.flink.metrics.MetricGroup;
 /**
  * The compaction stages' {@code mortar} metrics. A compaction task counts the records, log files
  * and bytes it compacted and the time its last file group took; the compaction committer counts
- * committed compactions, the time the last took from its plan to its commit, the compactions
- * pending on the timeline and the compaction lag (delta commits completed since the oldest pending
- * compaction was planned, or since the latest one when none is pending).
+ * committed compactions, compactions unscheduled at the end of input, the time the last took from
+ * its plan to its commit, the compactions pending on the timeline and the compaction lag (delta
+ * commits completed since the oldest pending compaction was planned, or since the latest one when
+ * none is pending).
  */
 final class CompactionMetrics {
   private final MetricGroup group;
@@ -21,6 +22,7 @@ final class CompactionMetrics {
   private Counter baseFileBytes;
   private volatile long lastFileGroupMillis;
   private Counter compactions;
+  private Counter unscheduled;
   private volatile long lastCompactionMillis;
 
   private CompactionMetrics(MetricGroup operatorGroup) {
@@ -42,6 +44,7 @@ final class CompactionMetrics {
       MetricGroup operatorGroup, LongSupplier pendingCompactions, LongSupplier compactionLag) {
     CompactionMetrics metrics = new CompactionMetrics(operatorGroup);
     metrics.compactions = metrics.group.counter("compactions");
+    metrics.unscheduled = metrics.group.counter("unscheduledCompactions");
     metrics.group.gauge("lastCompactionMs", (Gauge<Long>) () -> metrics.lastCompactionMillis);
     metrics.group.gauge("pendingCompactions", (Gauge<Long>) pendingCompactions::getAsLong);
     metrics.group.gauge("compactionLagDeltaCommits", (Gauge<Long>) compactionLag::getAsLong);
@@ -59,5 +62,9 @@ final class CompactionMetrics {
   void committed(long millisSincePlanned) {
     compactions.inc();
     lastCompactionMillis = millisSincePlanned;
+  }
+
+  void unscheduled() {
+    unscheduled.inc();
   }
 }

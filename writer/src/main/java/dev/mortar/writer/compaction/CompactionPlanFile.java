@@ -102,7 +102,8 @@ final class CompactionPlanFile {
                   operation.get("fileId").toString()),
               operation.get("baseInstantTime").toString(),
               dataFile == null ? null : fileName(dataFile),
-              List.copyOf(logs)));
+              List.copyOf(logs),
+              false));
     }
     return tasks;
   }

@@ -14,6 +14,9 @@ import javax.annotation.Nullable;
  * @param baseInstant the slice's base instant (the base file's, or the oldest log's)
  * @param baseFileName the slice's base file, null for a slice of logs only
  * @param logFileNames the slice's log files, oldest first
+ * @param finishAtEnd whether a compaction task whose input ends finishes this operation (a plan
+ *     written at the end of a job's input, the offline compactor's); otherwise the end of input
+ *     abandons it and its plan is unscheduled
  */
 public record CompactionTask(
     String instant,
@@ -21,5 +24,13 @@ public record CompactionTask(
     FileGroupId fileGroup,
     String baseInstant,
     @Nullable String baseFileName,
-    List<String> logFileNames)
-    implements Serializable {}
+    List<String> logFileNames,
+    boolean finishAtEnd)
+    implements Serializable {
+
+  /** This operation, finished even when the input of its compaction task ends. */
+  CompactionTask toFinishAtEnd() {
+    return new CompactionTask(
+        instant, planSize, fileGroup, baseInstant, baseFileName, logFileNames, true);
+  }
+}

@@ -8,8 +8,11 @@ import dev.mortar.logformat.read.StoredRowType;
 import dev.mortar.writer.input.OrderingField;
 import dev.mortar.writer.table.CompactionWriteStat;
 import dev.mortar.writer.table.CompactionWriteStat.PreviousBase;
+import dev.mortar.writer.table.Timeline;
 import java.io.File;
 import java.io.IOException;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 import org.apache.avro.Schema;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.fs.FileStatus;
@@ -27,14 +30,14 @@ import org.slf4j.LoggerFactory;
  *       whole (readers ignore them while {@code C} is pending, but a slice must end with one);
  *   <li>write the marker {@code .hoodie/.temp/<C>/<partition>/<name>.marker.MERGE}, so that Hudi's
  *       rollback of an unfinished {@code C} finds the file too;
- *   <li>merge the slice ({@link SliceMerger}) into the new file; on failure delete it.
+ *   <li>merge the slice ({@link SliceMerger}) into the new file; on failure, or when told to stop,
+ *       delete it.
  * </ol>
  *
  * Running a task again is therefore always safe, whatever an earlier attempt left.
  */
 final class FileGroupCompactor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FileGroupCompactor.class);
-  private static final String MARKER_SUFFIX = ".marker.MERGE";
 
   private final FileSystem fs;
   private final Path basePath;
@@ -78,7 +81,12 @@ final class FileGroupCompactor implements AutoCloseable {
             spillDir);
   }
 
-  CompactionWriteStat compact(CompactionTask task) throws IOException {
+  /**
+   * Compacts {@code task}'s slice; {@code stop} is asked between rows, and once it says so the
+   * merge stops, the file is deleted and a {@link java.util.concurrent.CancellationException} ends
+   * the call.
+   */
+  CompactionWriteStat compact(CompactionTask task, BooleanSupplier stop) throws IOException {
     long start = System.nanoTime();
     FileGroupId group = task.fileGroup();
     Path partitionDir =
@@ -89,7 +97,7 @@ final class FileGroupCompactor implements AutoCloseable {
     if (!group.partitionPath().isEmpty()) {
       markerDir = new Path(markerDir, group.partitionPath());
     }
-    Path marker = new Path(markerDir, name + MARKER_SUFFIX);
+    Path marker = new Path(markerDir, name + Timeline.MERGE_MARKER_SUFFIX);
     fs.create(marker, true).close();
     Path file = new Path(partitionDir, name);
     SliceMerger.Counts counts;
@@ -97,8 +105,11 @@ final class FileGroupCompactor implements AutoCloseable {
     try (BaseFileWriter writer =
         new BaseFileWriter(
             fs, file, dataType, storedSchema, codec, rowGroupBytes, dictionaryPerColumn)) {
-      counts = merger.merge(partitionDir, task.baseFileName(), task.logFileNames(), writer);
+      counts = merger.merge(partitionDir, task.baseFileName(), task.logFileNames(), writer, stop);
       written = writer.finish();
+    } catch (CancellationException e) {
+      fs.delete(file, false);
+      throw e;
     } catch (IOException | RuntimeException e) {
       fs.delete(file, false);
       throw new IOException(

@@ -78,7 +78,7 @@ public final class OfflineCompactionJob {
           HudiTable.createOrValidate(fs, TableFileSystems.path(basePath), table).timeline();
       timelineDir = timeline.timelineDir();
       cleansBefore = TimelineSnapshot.read(fs, timelineDir).completedCleans();
-      new CompactionDispatcher(fs, timeline, tasks::add).dispatchPending();
+      new CompactionDispatcher(fs, timeline, tasks::add).dispatchPending(true);
     }
     if (tasks.isEmpty()) {
       out.println("No pending compaction in " + basePath + ": nothing to do.");

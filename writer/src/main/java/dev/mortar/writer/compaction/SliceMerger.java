@@ -21,6 +21,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
@@ -82,6 +84,7 @@ final class SliceMerger implements AutoCloseable {
   private final int storedArity;
   private final List<SpillFile> spills = new ArrayList<>();
   private final Counts counts = new Counts();
+  private BooleanSupplier stop = () -> false;
 
   /**
    * @param spillDir the local folder for the records of passes still to come
@@ -117,10 +120,18 @@ final class SliceMerger implements AutoCloseable {
    *
    * @param baseFile the slice's base file, or null
    * @param logFiles the slice's logs, oldest first
+   * @param stop asked before each log file and each row written; once true the merge ends with a
+   *     {@link CancellationException}
    */
-  Counts merge(Path partitionDir, String baseFile, Iterable<String> logFiles, BaseFileWriter out)
+  Counts merge(
+      Path partitionDir,
+      String baseFile,
+      Iterable<String> logFiles,
+      BaseFileWriter out,
+      BooleanSupplier stop)
       throws IOException {
     counts.reset();
+    this.stop = stop;
     Deque<Pass> passes = new ArrayDeque<>();
     passes.push(new Pass(new KeyShare(1, 0), null, null));
     try {
@@ -147,6 +158,7 @@ final class SliceMerger implements AutoCloseable {
         }
         BufferCursor cursor = buffer.cursor();
         while (cursor.next()) {
+          checkNotStopped();
           if (cursor.operation() == Operation.DELETE) {
             counts.deletes++;
           } else {
@@ -168,6 +180,7 @@ final class SliceMerger implements AutoCloseable {
   private ShareLoader loadLogs(Path partitionDir, Iterable<String> logFiles) throws IOException {
     ShareLoader loader = new ShareLoader();
     for (String log : logFiles) {
+      checkNotStopped();
       LogFileRead read = readLog(partitionDir, log, loader, loader);
       counts.logBlocks += read.dataBlocks() + read.deleteBlocks();
       counts.logBytes += read.bytes();
@@ -275,6 +288,7 @@ final class SliceMerger implements AutoCloseable {
   private void mergeBaseRow(
       BinaryRowData row, BinaryStringData key, long orderingValue, BaseFileWriter out)
       throws IOException {
+    checkNotStopped();
     BufferCursor newer = buffer.take(key);
     if (newer == null || orderingValue > newer.orderingValue()) {
       out.write(row);
@@ -287,6 +301,12 @@ final class SliceMerger implements AutoCloseable {
     } else {
       out.write(newer.row());
       counts.written++;
+    }
+  }
+
+  private void checkNotStopped() {
+    if (stop.getAsBoolean()) {
+      throw new CancellationException("the compaction was told to stop");
     }
   }
 

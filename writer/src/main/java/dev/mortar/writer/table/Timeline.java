@@ -12,7 +12,9 @@ import java.util.TreeSet;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * The deltacommit instants of a table's active timeline, layout v2 (§3), in {@code
@@ -43,6 +45,10 @@ public final class Timeline {
   static final String ACTION = ".deltacommit";
   private static final String COMPACTION_REQUESTED = ".compaction.requested";
   private static final String COMPACTION_INFLIGHT = ".compaction.inflight";
+
+  /** What a compaction's marker adds to the name of the base file it marks. */
+  public static final String MERGE_MARKER_SUFFIX = ".marker.MERGE";
+
   private static final String COMMIT = ".commit";
   private static final String CLEAN = ".clean";
   private static final String CLEAN_REQUESTED = CLEAN + ".requested";
@@ -216,6 +222,48 @@ public final class Timeline {
       fs.delete(markerDir(instant), true);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot complete compaction " + instant + " at " + target, e);
+    }
+  }
+
+  /**
+   * Removes pending compaction {@code instant} as if it had never been planned (what Hudi's {@code
+   * CompactionAdminClient.unscheduleCompactionPlan} does to a plan): the base files its markers
+   * name, whole or partial (no reader saw them while it was pending), its markers, then its
+   * inflight and requested files. Its slices' logs stay where they are; at table version 9 file
+   * slicing by completion time puts them back into the slices they extend. Each step can be
+   * repeated: a run that dies half way leaves a plan that is still pending, whose next attempt
+   * redoes its files.
+   *
+   * @throws IllegalStateException if the compaction is completed
+   */
+  public void unscheduleCompaction(String instant) {
+    if (scan().completedCommits.contains(instant)) {
+      throw new IllegalStateException("cannot unschedule compaction " + instant + ": it committed");
+    }
+    Path requested = new Path(timelineDir, instant + COMPACTION_REQUESTED);
+    Fence current = fence;
+    if (current != null) {
+      current.check(requested.getName());
+    }
+    Path markers = fs.makeQualified(markerDir(instant));
+    try {
+      if (fs.exists(markers)) {
+        RemoteIterator<LocatedFileStatus> files = fs.listFiles(markers, true);
+        while (files.hasNext()) {
+          Path marker = files.next().getPath();
+          String relative = markers.toUri().relativize(marker.getParent().toUri()).getPath();
+          String name = marker.getName();
+          Path partition = relative.isEmpty() ? basePath : new Path(basePath, relative);
+          fs.delete(
+              new Path(partition, name.substring(0, name.length() - MERGE_MARKER_SUFFIX.length())),
+              false);
+        }
+        fs.delete(markers, true);
+      }
+      fs.delete(new Path(timelineDir, instant + COMPACTION_INFLIGHT), false);
+      fs.delete(requested, false);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot unschedule compaction " + instant, e);
     }
   }
 

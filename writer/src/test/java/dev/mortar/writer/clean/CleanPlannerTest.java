@@ -143,7 +143,7 @@ class CleanPlannerTest {
     List<String> timeline = timeline();
     timeline.add(t(600) + ".compaction.requested");
     CompactionTask compactsSlice300 =
-        new CompactionTask(t(600), 1, GROUP, t(300), base(300), List.of(log(320), log(340)));
+        new CompactionTask(t(600), 1, GROUP, t(300), base(300), List.of(log(320), log(340)), false);
 
     CleanPlan plan = plan(1, timeline, List.of(compactsSlice300)).orElseThrow();
 

@@ -1,6 +1,7 @@
 package dev.mortar.writer.compaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.AvroSchemas;
@@ -22,6 +23,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryRowData;
@@ -132,6 +136,37 @@ class FileGroupCompactorTest {
   }
 
   @Test
+  void aCompactionToldToStopDeletesItsFileAndRunsAgainExactly() throws Exception {
+    long seed = Seeds.seed("FileGroupCompactorTest");
+    LOG.info("seed {} for a stopped compaction", seed);
+    SplittableRandom random = new SplittableRandom(seed);
+    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
+    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
+    Map<Long, Model> model = new HashMap<>();
+    CompactionTask first = writeSlice(fs, base, LogBlockFormat.AVRO, random, model, 1, 3, null, 0);
+    CompactionWriteStat firstStat = compact(fs, base, first, 4096, true, "0-1-0");
+    model.values().removeIf(change -> change.name == null);
+    CompactionTask second =
+        writeSlice(fs, base, LogBlockFormat.AVRO, random, model, 4, 3, firstStat.baseFileName(), 0);
+    AtomicInteger asked = new AtomicInteger();
+
+    assertThatThrownBy(
+            () ->
+                compact(fs, base, second, 4096, true, "0-1-0", () -> asked.incrementAndGet() > 20))
+        .as("seed %s", seed)
+        .isInstanceOf(CancellationException.class);
+
+    org.apache.hadoop.fs.Path partition = new org.apache.hadoop.fs.Path(base, PARTITION);
+    assertThat(fs.listStatus(partition))
+        .as("base files of %s after the stop", second.instant())
+        .noneMatch(status -> status.getPath().getName().endsWith(second.instant() + ".parquet"));
+    CompactionWriteStat again = compact(fs, base, second, 4096, true, "0-1-1");
+    assertThat(readBaseFile(fs, base, again.baseFileName()))
+        .as("seed %s", seed)
+        .isEqualTo(expected(model));
+  }
+
+  @Test
   void runningATaskAgainReplacesWhatAnEarlierAttemptWrote() throws Exception {
     long seed = Seeds.seed("FileGroupCompactorTest");
     SplittableRandom random = new SplittableRandom(seed);
@@ -223,7 +258,8 @@ class FileGroupCompactorTest {
         new FileGroupId(PARTITION, FILE_ID),
         baseFile == null ? instant(firstCommit) : instant(firstCommit - 1),
         baseFile,
-        names);
+        names,
+        false);
   }
 
   private static String instant(int commit) {
@@ -246,6 +282,19 @@ class FileGroupCompactorTest {
       boolean dictionaryPerColumn,
       String token)
       throws Exception {
+    return compact(fs, base, task, poolPages, dictionaryPerColumn, token, () -> false);
+  }
+
+  /** Compacts {@code task}, asking {@code stop} between rows; no spill file may be left. */
+  private CompactionWriteStat compact(
+      FileSystem fs,
+      org.apache.hadoop.fs.Path base,
+      CompactionTask task,
+      int poolPages,
+      boolean dictionaryPerColumn,
+      String token,
+      BooleanSupplier stop)
+      throws Exception {
     int pageSize = 4096;
     File spillDir = dir.resolve("spill").toFile();
     try (PagePool pool = PagePool.strictOnHeap(pageSize, (long) poolPages * pageSize);
@@ -263,7 +312,7 @@ class FileGroupCompactorTest {
                 token,
                 pool,
                 spillDir)) {
-      return compactor.compact(task);
+      return compactor.compact(task, stop);
     } finally {
       assertThat(spillDir.list()).as("spill files left in %s", spillDir).isNullOrEmpty();
     }

@@ -13,6 +13,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -40,6 +44,9 @@ class CompactionITCase {
 
   /** Logs a latest slice may hold when plans come every 2 delta commits and may be skipped. */
   private static final int MAX_LOGS_PER_SLICE = 12;
+
+  /** How long each base file waits before it is created, where compaction is made slow. */
+  private static final long SLOW_BASE_FILE_MILLIS = 8_000;
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
@@ -133,6 +140,69 @@ class CompactionITCase {
                     .as("logs left in the latest slice of %s, seed %s", group, seed)
                     .isZero());
     job.verify(changes);
+  }
+
+  /**
+   * A bounded job whose input ends while a compaction it planned runs does not wait for it: each
+   * base file here takes {@link #SLOW_BASE_FILE_MILLIS}, so the first plan (4 file groups on 2
+   * tasks) cannot finish before the input does. The job ends with no plan pending and no base file
+   * left: the plan was unscheduled. Hudi's own client then plans and compacts the same slices, and
+   * a second Mortar job compacts on top; the read stays exact.
+   */
+  @Test
+  void aJobWhoseInputEndsDuringACompactionUnschedulesItAndEnds() throws Exception {
+    long seed = Seeds.seed("CompactionITCase.abandoned");
+    SinkJob job =
+        SinkJob.at(dir.resolve("abandoned").toUri().toString())
+            .parallelism(2)
+            .buckets(4)
+            .perCheckpoint(40)
+            .compactEvery(2)
+            .compactBySize(0, MAX_LOG_FILES)
+            .build();
+    Changelog all = Changelog.random(seed, 1200, 200, 100, 30).withoutStaleChangesAfterDeletes();
+    Changelog first = all.slice(0, 600);
+    Changelog second = all.slice(600, 1200);
+    Path timeline = Path.of(URI.create(job.path())).resolve(".hoodie/timeline");
+    AtomicBoolean planned = new AtomicBoolean();
+    ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor();
+    watcher.scheduleWithFixedDelay(
+        () -> planned.compareAndSet(false, hasPlan(timeline)), 0, 20, TimeUnit.MILLISECONDS);
+    FaultyLocalFileSystem.slowBaseFiles(SLOW_BASE_FILE_MILLIS);
+    try {
+      job.runDataStream(first);
+    } finally {
+      FaultyLocalFileSystem.slowBaseFiles(0);
+      watcher.shutdownNow();
+    }
+    TableLayout afterFirst = TableLayout.read(job.path());
+    LOG.info("after the first job: {}", afterFirst);
+    assertThat(planned).as("a plan was written while the job ran, seed %s", seed).isTrue();
+    assertThat(afterFirst.requestedCompactions).as("plans left, seed %s", seed).isZero();
+    assertThat(afterFirst.baseInstantsByGroup).as("base files left, seed %s", seed).isEmpty();
+    job.verify(first);
+    job.verifyNothingUncommittedLeft();
+
+    assertThat(HudiClient.scheduleAndCompact(job.path()).isPresent())
+        .as("Hudi plans the slices of the unscheduled plan, seed %s", seed)
+        .isTrue();
+    job.verify(first);
+
+    job.runDataStream(second);
+    TableLayout afterSecond = TableLayout.read(job.path());
+    LOG.info("after the second job: {}", afterSecond);
+    afterSecond.check(seed);
+    assertThat(afterSecond.completedCompactions).isGreaterThan(1);
+    job.verify(all);
+    job.verifyNothingUncommittedLeft();
+  }
+
+  private static boolean hasPlan(Path timeline) {
+    try (Stream<Path> files = Files.list(timeline)) {
+      return files.anyMatch(file -> file.toString().endsWith(".compaction.requested"));
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static void run(SinkJob job, String api, Changelog changelog) throws Exception {

@@ -160,6 +160,46 @@ class TimelineTest {
     assertThat(timeline.pendingInstants()).containsExactly(kept);
   }
 
+  @Test
+  void unschedulingAPendingCompactionRemovesItsPlanMarkersAndBaseFilesOnly() throws Exception {
+    Timeline timeline = HudiTable.createOrValidate(fs, base, settings).timeline();
+    String delta = timeline.startInstant();
+    timeline.complete(delta, List.of(STAT), "{}");
+    String compaction = timeline.newInstantTime();
+    timeline.requestCompaction(compaction, new byte[0]);
+    timeline.startCompaction(compaction);
+    Path log = touch("2024-01-01/.00000001-abc_" + delta + ".log.1_0-1-0");
+    String partial = "00000001-abc_0-1-0_" + compaction + ".parquet";
+    String unpartitioned = "00000002-abc_0-1-0_" + compaction + ".parquet";
+    Path partialFile = touch("2024-01-01/" + partial);
+    Path unpartitionedFile = touch(unpartitioned);
+    touch(".hoodie/.temp/" + compaction + "/2024-01-01/" + partial + Timeline.MERGE_MARKER_SUFFIX);
+    touch(".hoodie/.temp/" + compaction + "/" + unpartitioned + Timeline.MERGE_MARKER_SUFFIX);
+
+    timeline.unscheduleCompaction(compaction);
+
+    assertThat(fs.exists(partialFile)).isFalse();
+    assertThat(fs.exists(unpartitionedFile)).isFalse();
+    assertThat(fs.exists(timeline.markerDir(compaction))).isFalse();
+    assertThat(fs.exists(log)).as("the slice's log").isTrue();
+    assertThat(fs.listStatus(timeline.timelineDir()))
+        .extracting(status -> status.getPath().getName())
+        .noneMatch(name -> name.startsWith(compaction));
+    assertThat(timeline.isCompleted(delta)).isTrue();
+    timeline.unscheduleCompaction(compaction);
+  }
+
+  @Test
+  void aCommittedCompactionCannotBeUnscheduled() {
+    Timeline timeline = HudiTable.createOrValidate(fs, base, settings).timeline();
+    String compaction = timeline.newInstantTime();
+    timeline.requestCompaction(compaction, new byte[0]);
+    timeline.completeCompaction(compaction, List.of(), "{}");
+    assertThatThrownBy(() -> timeline.unscheduleCompaction(compaction))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(compaction);
+  }
+
   /** Our commit metadata decodes to the same Avro record as Hudi's own serializer produces. */
   @Test
   void commitMetadataEqualsWhatHudiWritesForTheSameStats() throws Exception {
