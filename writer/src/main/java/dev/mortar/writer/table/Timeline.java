@@ -226,13 +226,14 @@ public final class Timeline {
   }
 
   /**
-   * Removes pending compaction {@code instant} as if it had never been planned (what Hudi's {@code
-   * CompactionAdminClient.unscheduleCompactionPlan} does to a plan): the base files its markers
-   * name, whole or partial (no reader saw them while it was pending), its markers, then its
-   * inflight and requested files. Its slices' logs stay where they are; at table version 9 file
-   * slicing by completion time puts them back into the slices they extend. Each step can be
-   * repeated: a run that dies half way leaves a plan that is still pending, whose next attempt
-   * redoes its files.
+   * Removes pending compaction {@code instant} as if it had never been planned: the base files its
+   * markers name, whole or partial (no reader saw them while it was pending), its markers, then its
+   * inflight and requested files. Hudi 1.x does this in two steps: a rollback of the inflight
+   * compaction, then {@code CompactionAdminClient.unscheduleCompactionPlan}, which removes the
+   * requested plan (keeping a copy in {@code .hoodie/.aux}). Its slices' logs stay where they are;
+   * at table version 9 file slicing by completion time puts them back into the slices they extend.
+   * Each step can be repeated: a run that dies half way leaves a plan that is still pending, whose
+   * next attempt redoes its files.
    *
    * @throws IllegalStateException if the compaction is completed
    */
