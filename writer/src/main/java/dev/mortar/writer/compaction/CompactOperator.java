@@ -133,10 +133,6 @@ public final class CompactOperator extends AbstractStreamOperator<CompactionResu
   /** On the task's thread: emits the answer to a task. */
   private void answer(CompactionResult result) {
     queued--;
-    if (result.stat() == null) {
-      LOG.info(
-          "Abandoned compaction {} of {}: the input ended", result.instant(), result.fileGroup());
-    }
     output.collect(new StreamRecord<>(result));
   }
 

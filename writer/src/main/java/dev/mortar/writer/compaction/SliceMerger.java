@@ -120,7 +120,7 @@ final class SliceMerger implements AutoCloseable {
    *
    * @param baseFile the slice's base file, or null
    * @param logFiles the slice's logs, oldest first
-   * @param stop asked before each log file and each row written; once true the merge ends with a
+   * @param stop asked for every record read, spilled or written; once true the merge ends with a
    *     {@link CancellationException}
    */
   Counts merge(
@@ -180,7 +180,6 @@ final class SliceMerger implements AutoCloseable {
   private ShareLoader loadLogs(Path partitionDir, Iterable<String> logFiles) throws IOException {
     ShareLoader loader = new ShareLoader();
     for (String log : logFiles) {
-      checkNotStopped();
       LogFileRead read = readLog(partitionDir, log, loader, loader);
       counts.logBlocks += read.dataBlocks() + read.deleteBlocks();
       counts.logBytes += read.bytes();
@@ -335,6 +334,7 @@ final class SliceMerger implements AutoCloseable {
 
     @Override
     public boolean accepts(byte[] utf8, int offset, int length) {
+      checkNotStopped();
       if (overflow > 0) {
         overflow++;
         return false;
@@ -355,6 +355,7 @@ final class SliceMerger implements AutoCloseable {
 
     /** Appends a record of the share; once the pool is full, only counts it. */
     void append(BinaryStringData key, long orderingValue, Operation op, BinaryRowData row) {
+      checkNotStopped();
       if (overflow > 0) {
         overflow++;
       } else if (buffer.append(key, orderingValue, op, row)) {
@@ -421,6 +422,7 @@ final class SliceMerger implements AutoCloseable {
     }
 
     private SpillFile fileOf(BinaryStringData key) {
+      checkNotStopped();
       int length = key.getSizeInBytes();
       if (length > keyBytes.length) {
         keyBytes = new byte[Math.max(length, 2 * keyBytes.length)];

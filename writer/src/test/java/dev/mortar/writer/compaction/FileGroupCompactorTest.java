@@ -135,10 +135,13 @@ class FileGroupCompactorTest {
         .isEqualTo(expected(model));
   }
 
-  @Test
-  void aCompactionToldToStopDeletesItsFileAndRunsAgainExactly() throws Exception {
+  /** Stopped in its first pass (a large pool), or while it splits the slice into spill files. */
+  @ParameterizedTest(name = "pool of {0} pages, stopped at the {1}th record")
+  @CsvSource({"4096, 20", "6, 20", "6, 400"})
+  void aCompactionToldToStopDeletesItsFileAndRunsAgainExactly(int poolPages, int stopAt)
+      throws Exception {
     long seed = Seeds.seed("FileGroupCompactorTest");
-    LOG.info("seed {} for a stopped compaction", seed);
+    LOG.info("seed {} for a compaction stopped at {} with {} pages", seed, stopAt, poolPages);
     SplittableRandom random = new SplittableRandom(seed);
     org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
     FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
@@ -152,7 +155,14 @@ class FileGroupCompactorTest {
 
     assertThatThrownBy(
             () ->
-                compact(fs, base, second, 4096, true, "0-1-0", () -> asked.incrementAndGet() > 20))
+                compact(
+                    fs,
+                    base,
+                    second,
+                    poolPages,
+                    true,
+                    "0-1-0",
+                    () -> asked.incrementAndGet() > stopAt))
         .as("seed %s", seed)
         .isInstanceOf(CancellationException.class);
 
@@ -160,7 +170,7 @@ class FileGroupCompactorTest {
     assertThat(fs.listStatus(partition))
         .as("base files of %s after the stop", second.instant())
         .noneMatch(status -> status.getPath().getName().endsWith(second.instant() + ".parquet"));
-    CompactionWriteStat again = compact(fs, base, second, 4096, true, "0-1-1");
+    CompactionWriteStat again = compact(fs, base, second, poolPages, true, "0-1-1");
     assertThat(readBaseFile(fs, base, again.baseFileName()))
         .as("seed %s", seed)
         .isEqualTo(expected(model));
