@@ -14,6 +14,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.avro.HoodieAvroReaderContext;
+import org.apache.hudi.common.config.HoodieMemoryConfig;
 import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.engine.HoodieLocalEngineContext;
@@ -36,17 +37,28 @@ import org.apache.hudi.storage.StorageConfiguration;
  * §14 b.3) sees in a table, also while the writer runs and a compaction is pending.
  *
  * <p>Every read fails if one record key appears in two file groups, so a test also catches
- * duplicates across buckets or partitions. Merging stays in memory (Hudi's default merge budget is
- * far above a test's or the quick start's file group), so Hudi's spill path, which needs Hudi's
- * Kryo rather than Flink's, is never taken.
+ * duplicates across buckets or partitions. Merging stays in memory, within a budget of three
+ * quarters of the heap ({@link #MERGE_BUDGET_BYTES}; Hudi's default of 1 GB is below a quick start
+ * of 10M rows' file group): Hudi's spill path needs Hudi's Kryo, and on a Flink classpath Flink's
+ * older Kryo wins.
  */
 public final class HudiTableOracle {
+  /** What Hudi's reader may hold of one file slice in memory before it would spill. */
+  static final long MERGE_BUDGET_BYTES = Runtime.getRuntime().maxMemory() / 4 * 3;
+
   private HudiTableOracle() {}
 
   /** Receives the rows Hudi's reader returns; a row is only valid during the call. */
   @FunctionalInterface
   public interface RowVisitor {
     void visit(String recordKey, IndexedRecord row, FileSlice slice);
+  }
+
+  private static TypedProperties mergeInMemory() {
+    TypedProperties props = new TypedProperties();
+    props.setProperty(
+        HoodieMemoryConfig.MAX_MEMORY_FOR_MERGE.key(), Long.toString(MERGE_BUDGET_BYTES));
+    return props;
   }
 
   /** The latest row per record key over all partitions, with Hudi's meta columns. */
@@ -84,7 +96,20 @@ public final class HudiTableOracle {
               RecordKeyReader.of(schema, metaClient));
       for (String partition : FSUtils.getAllPartitionPaths(engine, metaClient, false)) {
         for (FileSlice slice : snapshot.latestSlices(partition)) {
-          reader.read(slice, fileGroupOfKey, visitor);
+          try {
+            reader.read(slice, fileGroupOfKey, visitor);
+          } catch (LinkageError spilled) {
+            throw new IllegalStateException(
+                "Hudi's reader needs more than "
+                    + MERGE_BUDGET_BYTES / (1 << 20)
+                    + " MB (three quarters of the heap) to merge file group "
+                    + slice.getPartitionPath()
+                    + "/"
+                    + slice.getFileId()
+                    + ", and its spill to disk needs Hudi's Kryo, which Flink's hides on this"
+                    + " classpath: give the JVM more heap, or spread the table over more buckets",
+                spilled);
+          }
         }
       }
     } catch (Exception e) {
@@ -177,7 +202,7 @@ public final class HudiTableOracle {
               .withFileSlice(slice)
               .withDataSchema(schema)
               .withRequestedSchema(schema)
-              .withProps(new TypedProperties())
+              .withProps(mergeInMemory())
               .build();
       String fileGroup = slice.getPartitionPath() + "/" + slice.getFileId();
       try (ClosableIterator<IndexedRecord> records = reader.getClosableIterator()) {
