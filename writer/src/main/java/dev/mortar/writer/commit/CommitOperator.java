@@ -51,8 +51,9 @@ import org.slf4j.LoggerFactory;
  * without waiting for a compaction of the whole table: at end of input the compaction tasks abandon
  * the operations sent while the input ran, and their plans are unscheduled (their logs stay in
  * their slices for the next run's first plan), so the job ends as soon as its input is committed. A
- * job that wrote no plan while it ran (a batch job committing once, a short one) plans at its end
- * when one is due, sends it with what is pending then, and waits for those.
+ * plan written while the input ran and not sent yet is sent then, to be abandoned with the others.
+ * A job that wrote no plan while it ran (a batch job committing once, a short one) plans at its end
+ * when one is due, and waits for that plan.
  *
  * <p>Then it hands over to the {@link ArchivalService} (unless {@code archive.enabled} is off),
  * which moves old instants into the archived timeline on a thread of its own.
@@ -182,6 +183,9 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
     }
     if (compactions != null) {
       compactions.awaitPlanning();
+      if (dispatcher != null) {
+        dispatcher.dispatchPending(false);
+      }
       if (committed && !compactions.hasWrittenPlan()) {
         compactions.afterCommit();
         compactions.awaitPlanning();
