@@ -48,12 +48,13 @@ import org.slf4j.LoggerFactory;
  * execution on, the {@link CompactionDispatcher} sends the operations of every pending plan
  * downstream: when the operator opens (a restored job's pending plans) and, through the task's
  * mailbox, whenever a new plan has been written. A bounded job ends with no plan pending, and
- * without waiting for a compaction of the whole table: at end of input the compaction tasks abandon
- * the operations sent while the input ran, and their plans are unscheduled (their logs stay in
- * their slices for the next run's first plan), so the job ends as soon as its input is committed. A
- * plan written while the input ran and not sent yet is sent then, to be abandoned with the others.
- * A job that wrote no plan while it ran (a batch job committing once, a short one) plans at its end
- * when one is due, and waits for that plan.
+ * without waiting for a compaction of the whole table that it planned: at end of input the
+ * compaction tasks abandon the operations of plans this attempt wrote while the input ran, and
+ * those plans are unscheduled (their logs stay in their slices for the next run's first plan), so
+ * the job ends as soon as its input is committed; a plan of the run not sent yet is sent then, to
+ * be abandoned with the others. Plans found pending when the operator opens (an interrupted
+ * compaction of an earlier attempt) are finished, and so is the plan of a job that wrote none while
+ * it ran (a batch job committing once, a short one): it plans at its end when one is due.
  *
  * <p>Then it hands over to the {@link ArchivalService} (unless {@code archive.enabled} is off),
  * which moves old instants into the archived timeline on a thread of its own.
@@ -104,7 +105,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
           getContainingTask()
               .getMailboxExecutorFactory()
               .createExecutor(getOperatorConfig().getChainIndex());
-      mailbox.execute(() -> dispatcher.dispatchPending(false), "dispatch pending compactions");
+      mailbox.execute(() -> dispatcher.dispatchPending(true), "dispatch pending compactions");
       compactions =
           new CompactionScheduler(
               fs,

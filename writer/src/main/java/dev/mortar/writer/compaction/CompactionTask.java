@@ -14,9 +14,9 @@ import javax.annotation.Nullable;
  * @param baseInstant the slice's base instant (the base file's, or the oldest log's)
  * @param baseFileName the slice's base file, null for a slice of logs only
  * @param logFileNames the slice's log files, oldest first
- * @param finishAtEnd whether a compaction task whose input ends finishes this operation (a plan
- *     written at the end of a job's input, the offline compactor's); otherwise the end of input
- *     abandons it and its plan is unscheduled
+ * @param finishAtEnd whether a compaction task whose input ends finishes this operation (a plan an
+ *     earlier attempt left pending, one written at the end of a job's input, the offline
+ *     compactor's); otherwise the end of input abandons it and its plan is unscheduled
  */
 public record CompactionTask(
     String instant,
