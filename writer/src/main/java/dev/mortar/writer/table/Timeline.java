@@ -252,8 +252,11 @@ public final class Timeline {
         RemoteIterator<LocatedFileStatus> files = fs.listFiles(markers, true);
         while (files.hasNext()) {
           Path marker = files.next().getPath();
-          String relative = markers.toUri().relativize(marker.getParent().toUri()).getPath();
           String name = marker.getName();
+          if (!name.endsWith(MERGE_MARKER_SUFFIX)) {
+            continue;
+          }
+          String relative = markers.toUri().relativize(marker.getParent().toUri()).getPath();
           Path partition = relative.isEmpty() ? basePath : new Path(basePath, relative);
           fs.delete(
               new Path(partition, name.substring(0, name.length() - MERGE_MARKER_SUFFIX.length())),
