@@ -23,8 +23,9 @@ import java.util.stream.Stream;
  * requested time of the group's newest base file (Hudi 1.x slices by completion time), or when the
  * group has no base file.
  *
- * @param deltaCommits completed delta commits (one per checkpoint that wrote rows)
- * @param compactions completed compactions
+ * @param deltaCommits completed delta commits in the active timeline (one per checkpoint that wrote
+ *     rows; archival moves older ones out)
+ * @param compactions completed compactions in the active timeline
  * @param timelineFiles instant files in {@code .hoodie/timeline} (requested, inflight, completed)
  * @param logFiles every log file of the table
  * @param baseFiles every base file of the table
@@ -107,8 +108,8 @@ public record HudiTableFiles(
   /** The counts by name, for reports. */
   public Map<String, Long> asMap() {
     Map<String, Long> map = new LinkedHashMap<>();
-    map.put("delta commits", deltaCommits);
-    map.put("compactions", compactions);
+    map.put("active delta commits", deltaCommits);
+    map.put("active compactions", compactions);
     map.put("timeline files", timelineFiles);
     map.put("log files", logFiles);
     map.put("base files", baseFiles);
