@@ -2,8 +2,10 @@ package dev.mortar.writer.it;
 
 import dev.mortar.testing.HudiTableOracle;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
@@ -29,6 +31,8 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
  * and a stop with a savepoint.
  */
 final class Restores {
+  private static final int MAX_WALKS = 10;
+
   static final int RETAINED = 3;
   private static final int STOP_ATTEMPTS = 5;
 
@@ -50,11 +54,18 @@ final class Restores {
    * written), oldest first.
    */
   static List<Path> completedCheckpoints(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> folders = Files.find(dir, 2, (path, attributes) -> isCompleted(path))) {
-      return folders.sorted(Comparator.comparingLong(Restores::checkpointId)).toList();
+    for (int walk = 1; ; walk++) {
+      if (!Files.isDirectory(dir)) {
+        return List.of();
+      }
+      try (Stream<Path> folders = Files.find(dir, 2, (path, attributes) -> isCompleted(path))) {
+        return folders.sorted(Comparator.comparingLong(Restores::checkpointId)).toList();
+      } catch (UncheckedIOException e) {
+        // Flink deletes a subsumed checkpoint at any time; a walk that met one vanishing is redone.
+        if (!(e.getCause() instanceof NoSuchFileException) || walk == MAX_WALKS) {
+          throw e;
+        }
+      }
     }
   }
 
