@@ -1,8 +1,7 @@
 package dev.mortar.logformat.read;
 
+import dev.mortar.logformat.AvroRecordDifference;
 import dev.mortar.logformat.AvroSchemas;
-import java.util.List;
-import java.util.stream.Collectors;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 import org.apache.flink.table.types.logical.RowType;
@@ -42,37 +41,6 @@ final class BlockSchemaCheck {
     }
     return "the SCHEMA header differs from the table's schema (schema evolution is not supported"
         + " yet): "
-        + difference(expected, found);
-  }
-
-  private static String difference(Schema expected, Schema found) {
-    List<Schema.Field> expectedFields = expected.getFields();
-    List<Schema.Field> foundFields = found.getFields();
-    for (int i = 0; i < Math.min(expectedFields.size(), foundFields.size()); i++) {
-      Schema.Field e = expectedFields.get(i);
-      Schema.Field f = foundFields.get(i);
-      if (!e.equals(f)) {
-        return "field " + i + " expected " + describe(e) + ", found " + describe(f);
-      }
-    }
-    if (expectedFields.size() != foundFields.size()) {
-      return "expected "
-          + expectedFields.size()
-          + " fields "
-          + names(expectedFields)
-          + ", found "
-          + foundFields.size()
-          + " "
-          + names(foundFields);
-    }
-    return "expected " + expected + ", found " + found;
-  }
-
-  private static String describe(Schema.Field field) {
-    return "'" + field.name() + "' " + field.schema() + " default " + field.defaultVal();
-  }
-
-  private static String names(List<Schema.Field> fields) {
-    return fields.stream().map(Schema.Field::name).collect(Collectors.joining(", ", "[", "]"));
+        + AvroRecordDifference.describe(expected, found);
   }
 }

@@ -1,7 +1,10 @@
 package dev.mortar.writer.table;
 
+import dev.mortar.logformat.AvroRecordDifference;
+import dev.mortar.logformat.AvroSchemas;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
@@ -10,22 +13,31 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * A table already at a path: {@link #validate} checks, when the job is built, that it matches the
- * sink's settings, so a wrong key or partition field fails before the job runs (a missing table is
- * created later, by the running job); {@link #read} derives the settings from the table itself, for
- * a job that only maintains it.
+ * sink's settings, so a wrong key, partition field or schema fails before the job runs (a missing
+ * table is created later, by the running job); {@link #read} derives the settings from the table
+ * itself, for a job that only maintains it.
+ *
+ * <p>The table schema is the one in the newest completed commit's metadata, else {@code
+ * hoodie.table.create.schema}. A sink must write exactly that schema, as Mortar maps it from Flink
+ * types ({@link AvroSchemas}): the compaction reads only blocks of the table's schema, so a job
+ * that wrote another one would fail at its first compaction, and again after every restart.
  */
 public final class ExistingTable {
   private static final String CREATE_SCHEMA = "hoodie.table.create.schema";
 
   private ExistingTable() {}
 
-  /** Fails naming each difference if a table at {@code basePath} has other settings or buckets. */
+  /**
+   * Fails naming each difference if a table at {@code basePath} has other settings or buckets, and
+   * naming the first differing column if it has another schema.
+   */
   public static void validate(String basePath, TableSettings settings, int buckets) {
     Path base = TableFileSystems.path(basePath);
     try (FileSystem fs = TableFileSystems.open(basePath)) {
       if (fs.exists(HudiTable.propertiesFile(base))) {
         HudiTable.createOrValidate(fs, base, settings);
         BucketCount.check(fs, base, buckets);
+        checkSchema(fs, base, settings);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot check the table at " + base, e);
@@ -82,28 +94,67 @@ public final class ExistingTable {
 
   private static Schema schema(
       FileSystem fs, Path base, Properties properties, Path propertiesFile) {
-    Path timelineDir =
-        new Path(new Path(base, HudiTable.META_FOLDER), TableProperties.TIMELINE_FOLDER);
     String json =
-        CompletedCommits.latestSchema(fs, timelineDir)
-            .orElseGet(() -> properties.getProperty(CREATE_SCHEMA));
-    if (json == null) {
-      throw new IllegalArgumentException(
-          "the table at "
-              + base
-              + " has no schema: no completed commit in "
-              + timelineDir
-              + " records one and "
-              + propertiesFile
-              + " has no "
-              + CREATE_SCHEMA);
-    }
+        schemaJson(fs, base, properties)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "the table at "
+                            + base
+                            + " has no schema: no completed commit in "
+                            + timelineDir(base)
+                            + " records one and "
+                            + propertiesFile
+                            + " has no "
+                            + CREATE_SCHEMA));
     try {
       return new Schema.Parser().parse(json);
     } catch (SchemaParseException e) {
       throw new IllegalArgumentException(
           "the table schema of " + base + " is not an Avro schema: " + e.getMessage(), e);
     }
+  }
+
+  private static Optional<String> schemaJson(FileSystem fs, Path base, Properties properties) {
+    return CompletedCommits.latestSchema(fs, timelineDir(base))
+        .or(() -> Optional.ofNullable(properties.getProperty(CREATE_SCHEMA)));
+  }
+
+  private static Path timelineDir(Path base) {
+    return new Path(new Path(base, HudiTable.META_FOLDER), TableProperties.TIMELINE_FOLDER);
+  }
+
+  /**
+   * Fails if the table's schema, mapped the way the sink maps its row type, is not the sink's. A
+   * table that records no schema is not checked.
+   */
+  private static void checkSchema(FileSystem fs, Path base, TableSettings settings)
+      throws IOException {
+    Properties properties = PropertiesFile.read(fs, HudiTable.propertiesFile(base));
+    if (schemaJson(fs, base, properties).isEmpty()) {
+      return;
+    }
+    Schema sink = settings.avroSchema();
+    String difference;
+    try {
+      Schema table = schema(fs, base, properties, HudiTable.propertiesFile(base));
+      Schema tableAsMapped = AvroSchemas.of(AvroRowTypes.of(table), sink.getFullName(), false);
+      if (tableAsMapped.equals(sink)) {
+        return;
+      }
+      difference = AvroRecordDifference.describe(tableAsMapped, sink);
+    } catch (IllegalArgumentException unreadable) {
+      difference = unreadable.getMessage();
+    }
+    throw new IllegalStateException(
+        "the Hudi table at "
+            + base
+            + " has another schema than the sink's columns (expected the table's, found the"
+            + " sink's): "
+            + difference
+            + ". Mortar does not change a table's schema: its compaction reads only log blocks of"
+            + " the table's schema. Declare the columns as the table has them, or write to a new"
+            + " path.");
   }
 
   private static String required(Properties properties, String key, Path propertiesFile) {

@@ -1,0 +1,101 @@
+package dev.mortar.writer.table;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link ExistingTable#validate}: a sink must write the schema the table has. */
+class ExistingTableTest {
+  private static final RowType ROW = HudiReaderAcceptsTableContract.ROW;
+  private static final WriteStat STAT =
+      new WriteStat(
+          "2024-01-01", "00000001-abc", ".00000001-abc_1.log.1_0-1-0", 1, 2, 1, 1, 2, 100, 5);
+
+  @TempDir java.nio.file.Path dir;
+  private FileSystem fs;
+  private Path base;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    fs = FileSystem.getLocal(new Configuration());
+    base = new Path(dir.resolve("t1").toString());
+  }
+
+  @Test
+  void aSinkWithTheTablesColumnsIsAccepted() {
+    HudiTable.createOrValidate(fs, base, settings(ROW));
+
+    assertThatCode(() -> validate(ROW)).doesNotThrowAnyException();
+    // VARCHAR(20) and STRING are one Avro type: the table cannot tell them apart.
+    assertThatCode(() -> validate(withType(ROW, 3, new VarCharType(true, VarCharType.MAX_LENGTH))))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void anAddedColumnFailsNamingIt() {
+    HudiTable.createOrValidate(fs, base, settings(ROW));
+
+    assertThatThrownBy(() -> validate(withAddedColumn(ROW, "extra")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(base.toString())
+        .hasMessageContaining("expected 4 fields [id, dt, ts, v], found 5")
+        .hasMessageContaining("extra")
+        .hasMessageContaining("write to a new path");
+  }
+
+  @Test
+  void aColumnOfAnotherTypeFailsNamingIt() {
+    HudiTable.createOrValidate(fs, base, settings(ROW));
+
+    assertThatThrownBy(() -> validate(withType(ROW, 2, new IntType(false))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("field 2 expected 'ts' \"long\"")
+        .hasMessageContaining("found 'ts' \"int\"");
+  }
+
+  @Test
+  void theNewestCommitsSchemaIsTheTables() throws Exception {
+    RowType widened = withAddedColumn(ROW, "extra");
+    Timeline timeline = HudiTable.createOrValidate(fs, base, settings(ROW)).timeline();
+    String instant = timeline.startInstant();
+    timeline.complete(instant, List.of(STAT), settings(widened).avroSchema().toString());
+
+    assertThatCode(() -> validate(widened)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> validate(ROW))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("expected 5 fields [id, dt, ts, v, extra], found 4");
+  }
+
+  private void validate(RowType row) {
+    ExistingTable.validate(base.toString(), settings(row), HudiReaderAcceptsTableContract.BUCKETS);
+  }
+
+  private static TableSettings settings(RowType row) {
+    return new TableSettings("t1", row, List.of("id"), List.of("dt"), "ts");
+  }
+
+  private static RowType withAddedColumn(RowType row, String name) {
+    List<RowType.RowField> fields = new ArrayList<>(row.getFields());
+    fields.add(new RowType.RowField(name, new BigIntType(true)));
+    return new RowType(row.isNullable(), fields);
+  }
+
+  private static RowType withType(RowType row, int field, LogicalType type) {
+    List<RowType.RowField> fields = new ArrayList<>(row.getFields());
+    fields.set(field, new RowType.RowField(fields.get(field).getName(), type));
+    return new RowType(row.isNullable(), fields);
+  }
+}
