@@ -29,6 +29,18 @@ public final class BufferOptions {
           .defaultValue(false)
           .withDescription("Allocate buffer pages outside the Java heap.");
 
+  public static final ConfigOption<Boolean> MANAGED_MEMORY =
+      ConfigOptions.key("buffer.managed-memory")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Take each write task's pages from Flink's managed memory, off the heap and counted"
+                  + " by Flink: the task gets the share of its slot's managed memory that Flink"
+                  + " computes from the weight 'buffer.memory' (in MiB) against the slot's other"
+                  + " managed memory consumers (for example RocksDB), in place of 'buffer.memory'"
+                  + " itself. The slot's managed memory is set by"
+                  + " 'taskmanager.memory.managed.size' or 'taskmanager.memory.managed.fraction'.");
+
   public static final ConfigOption<Deduplication> DEDUPLICATION =
       ConfigOptions.key("buffer.deduplication")
           .enumType(Deduplication.class)

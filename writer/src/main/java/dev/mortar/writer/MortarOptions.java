@@ -79,6 +79,9 @@ public final class MortarOptions {
   /** Pages off the Java heap (the buffer module's option). */
   public static final ConfigOption<Boolean> BUFFER_OFF_HEAP = BufferOptions.OFF_HEAP;
 
+  /** Pages in Flink's managed memory (the buffer module's option). */
+  public static final ConfigOption<Boolean> BUFFER_MANAGED_MEMORY = BufferOptions.MANAGED_MEMORY;
+
   /** When the buffer de-duplicates (the buffer module's option). */
   public static final ConfigOption<Deduplication> BUFFER_DEDUPLICATION =
       BufferOptions.DEDUPLICATION;
@@ -171,6 +174,7 @@ public final class MortarOptions {
         BUFFER_MEMORY,
         BUFFER_PAGE_SIZE,
         BUFFER_OFF_HEAP,
+        BUFFER_MANAGED_MEMORY,
         BUFFER_DEDUPLICATION,
         NULL_KEY_POLICY,
         COMPACTION_SCHEDULE_ENABLED,

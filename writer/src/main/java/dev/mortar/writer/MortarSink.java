@@ -27,6 +27,7 @@ import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.core.memory.ManagedMemoryUseCase;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -99,6 +100,12 @@ public final class MortarSink {
             ? write(input, new ShuffleRowMaker(settings))
             : write(shuffle(input, writeTasks), WriteInput.shuffleBatches(settings.rowType()));
     written.setParallelism(writeTasks);
+    if (settings.managedBufferMemory()) {
+      written
+          .getTransformation()
+          .declareManagedMemoryUseCaseAtOperatorScope(
+              ManagedMemoryUseCase.OPERATOR, settings.managedBufferWeight());
+    }
     uids.apply("mortar-write").ifPresent(written::uid);
     SingleOutputStreamOperator<CompactionTask> committed =
         written
@@ -259,6 +266,11 @@ public final class MortarSink {
 
     public Builder offHeapBuffer(boolean offHeap) {
       options.set(MortarOptions.BUFFER_OFF_HEAP, offHeap);
+      return this;
+    }
+
+    public Builder managedBufferMemory(boolean managed) {
+      options.set(MortarOptions.BUFFER_MANAGED_MEMORY, managed);
       return this;
     }
 

@@ -21,6 +21,9 @@ import org.apache.flink.table.api.TableEnvironment;
  *       the default systems).
  *   <li>{@link #MORTAR_AVRO_OFF_HEAP}: Mortar with Avro blocks and {@code 'buffer.off-heap' =
  *       'true'} (buffer pages outside the Java heap; not in the default systems).
+ *   <li>{@link #MORTAR_AVRO_MANAGED}: Mortar with Avro blocks and {@code 'buffer.managed-memory' =
+ *       'true'} (pages in the slot's managed memory, of which the cluster has {@code
+ *       buffer.memory}'s default per slot; not in the default systems).
  *   <li>{@link #MORTAR_AVRO_COMPACTING}: the production configuration, Avro blocks and compaction
  *       in the job every 5 delta commits, cleaning and archival, at the options' defaults (not in
  *       the default systems).
@@ -49,6 +52,10 @@ public enum SystemUnderTest {
   MORTAR_AVRO_OFF_HEAP(
       Connector.MORTAR,
       "'log.block.format' = 'avro', 'buffer.off-heap' = 'true',"
+          + " 'compaction.schedule.enabled' = 'false'"),
+  MORTAR_AVRO_MANAGED(
+      Connector.MORTAR,
+      "'log.block.format' = 'avro', 'buffer.managed-memory' = 'true',"
           + " 'compaction.schedule.enabled' = 'false'"),
   MORTAR_AVRO_COMPACTING(
       Connector.MORTAR,

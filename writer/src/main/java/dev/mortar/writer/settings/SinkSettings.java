@@ -186,7 +186,7 @@ public final class SinkSettings implements Serializable {
     }
     newPagePool().close();
     long pageSize = options.get(BufferOptions.PAGE_SIZE).getBytes();
-    if (bufferBytes() < 3L * pageSize) {
+    if (bufferBytes() < minimumBufferBytes()) {
       throw new IllegalArgumentException(
           "option '"
               + BufferOptions.MEMORY.key()
@@ -287,6 +287,30 @@ public final class SinkSettings implements Serializable {
   /** A write task's page pool: {@code buffer.page-size} pages, {@code buffer.memory} in all. */
   public PagePool newPagePool() {
     return BufferOptions.newPagePool(options);
+  }
+
+  /** Whether the write tasks' pages come from Flink's managed memory. */
+  public boolean managedBufferMemory() {
+    return options.get(BufferOptions.MANAGED_MEMORY);
+  }
+
+  /**
+   * The write operator's weight among its slot's consumers of managed memory: {@code buffer.memory}
+   * in MiB, at least 1.
+   */
+  public int managedBufferWeight() {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, bufferBytes() >> 20));
+  }
+
+  /** The smallest page pool a write task works with: 3 pages. */
+  public long minimumBufferBytes() {
+    return 3L * options.get(BufferOptions.PAGE_SIZE).getBytes();
+  }
+
+  /** A write task's page pool of {@code budgetBytes} off the heap: its share of managed memory. */
+  public PagePool newManagedPagePool(long budgetBytes) {
+    return BufferOptions.newPagePool(
+        options.get(BufferOptions.PAGE_SIZE).getBytes(), budgetBytes, true);
   }
 
   public Deduplication deduplication() {

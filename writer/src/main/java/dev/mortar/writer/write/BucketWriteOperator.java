@@ -52,6 +52,10 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
 
   private transient OrderingField ordering;
   private transient BucketFlusher flusher;
+
+  /** The pool's budget when it comes from Flink's managed memory, else null. */
+  @Nullable private transient ManagedBufferMemory managedMemory;
+
   private transient FlushQueue flushes;
   private transient FileSystem fs;
   private transient HudiTable table;
@@ -88,9 +92,18 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
     table =
         HudiTable.createOrValidate(
             fs, TableFileSystems.path(settings.basePath()), settings.tableSettings());
+    if (settings.managedBufferMemory()) {
+      managedMemory =
+          ManagedBufferMemory.reserve(
+              getContainingTask().getEnvironment(),
+              getOperatorConfig(),
+              settings.minimumBufferBytes());
+    }
     buffers =
         new BucketBuffers(
-            settings.newPagePool(),
+            managedMemory != null
+                ? settings.newManagedPagePool(managedMemory.bytes())
+                : settings.newPagePool(),
             settings.tableName(),
             settings.buckets(),
             settings.deduplication());
@@ -144,11 +157,12 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
       Optional<BucketSlot> victim = buffers.largestExcept(slot);
       if (victim.isEmpty() && slot.buffer().recordCount() == 0) {
         throw new IllegalStateException(
-            "the write buffer is full with no bucket to flush; raise '"
+            "the write buffer of "
+                + buffers.budgetBytes()
+                + " bytes is full with no bucket to flush; raise '"
                 + BufferOptions.MEMORY.key()
-                + "' ("
-                + settings.bufferBytes()
-                + " bytes)");
+                + "'"
+                + (managedMemory != null ? " (the write task's weight in managed memory)" : ""));
       }
       metrics.preempted();
       startFlush(victim.orElse(slot));
@@ -221,9 +235,10 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
   public void close() throws Exception {
     // The resources close in reverse order, each even when one before it failed (the first failure
     // is thrown, later ones are suppressed in it): the flush thread first, then the buffers and
-    // their pool, which frees every page it can even when a flush did not stop, then the file
-    // system.
+    // their pool, which frees every page it can even when a flush did not stop, then the managed
+    // memory the pool had, then the file system.
     try (FileSystem closedLast = fs;
+        ManagedBufferMemory closedThird = managedMemory;
         BucketBuffers closedSecond = buffers;
         FlushQueue closedFirst = flushes) {
       // only the closing above

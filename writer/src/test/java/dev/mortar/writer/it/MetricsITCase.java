@@ -1,22 +1,29 @@
 package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.writer.MortarSink;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,11 +35,17 @@ import org.junit.jupiter.api.io.TempDir;
 class MetricsITCase {
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
+  /** The TaskManager's managed memory: 24 MiB per slot. */
+  private static final MemorySize MANAGED_MEMORY = MemorySize.ofMebiBytes(48);
+
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER =
       new MiniClusterExtension(
           new MiniClusterResourceConfiguration.Builder()
-              .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
+              .setConfiguration(
+                  REPORTER
+                      .addToConfiguration(new Configuration())
+                      .set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MANAGED_MEMORY))
               .setNumberTaskManagers(1)
               .setNumberSlotsPerTaskManager(2)
               .build());
@@ -52,12 +65,7 @@ class MetricsITCase {
         .parallelism(2)
         .bufferSize(MemorySize.parse("1mb"))
         .build()
-        .sinkTo(
-            env.addSource(
-                    new ChangelogSource<>(changelog, List.of(), 100, Changelog.Op::toRowData),
-                    "changelog",
-                    InternalTypeInfo.of(Changelog.ROW_TYPE))
-                .setParallelism(1));
+        .sinkTo(changelogSource(env, changelog));
     env.execute("write metrics");
     Map<String, Metric> metrics = reported("write metrics");
 
@@ -69,6 +77,59 @@ class MetricsITCase {
     assertThat(sumCounters(metrics, ".mortar.commits")).isGreaterThan(1);
     assertThat(gauges(metrics, ".mortar.bufferBytesTotal")).containsOnly(1L << 20);
     assertThat(gauges(metrics, ".mortar.lastCommitLogFiles")).allMatch(files -> files > 0);
+  }
+
+  /**
+   * With 'buffer.managed-memory' each write task's pages are its slot's managed memory (the write
+   * operator is the slot's one consumer, so its share is the whole slot's), not 'buffer.memory';
+   * the table is exact. A share below three pages fails the job naming the options to change.
+   */
+  @Test
+  void managedMemoryIsTheWriteTasksBudget() throws Exception {
+    Changelog changelog = Changelog.random(12, 400, 120, 100, 30);
+    String path = dir.resolve("managed").toUri().toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.enableCheckpointing(50);
+    managedMemorySink(path, MemorySize.parse("64kb")).sinkTo(changelogSource(env, changelog));
+    env.execute("managed memory");
+
+    assertThat(gauges(reported("managed memory"), ".mortar.bufferBytesTotal"))
+        .containsOnly(MANAGED_MEMORY.getBytes() / 2);
+    Map<String, GenericRecord> table = HudiTableOracle.latestPerKey(path);
+    Map<String, Changelog.Op> expected = changelog.expected(false);
+    assertThat(table.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+    expected.forEach(
+        (key, op) -> assertThat(table.get(key).get("name")).as(key).isEqualTo(op.name()));
+
+    StreamExecutionEnvironment tooSmall = StreamExecutionEnvironment.getExecutionEnvironment();
+    managedMemorySink(dir.resolve("too-small").toUri().toString(), MemorySize.parse("16mb"))
+        .sinkTo(changelogSource(tooSmall, changelog));
+    assertThatThrownBy(() -> tooSmall.execute("managed memory too small"))
+        .satisfies(
+            failure ->
+                assertThat(ExceptionUtils.stringifyException(failure))
+                    .contains("share of its slot's managed memory ('buffer.managed-memory') is")
+                    .contains("taskmanager.memory.managed.size"));
+  }
+
+  private static MortarSink managedMemorySink(String path, MemorySize pageSize) {
+    return MortarSink.builder(Changelog.ROW_TYPE)
+        .path(path)
+        .recordKey("id")
+        .parallelism(2)
+        .bufferSize(MemorySize.parse("64mb"))
+        .pageSize(pageSize)
+        .managedBufferMemory(true)
+        .build();
+  }
+
+  private static DataStream<RowData> changelogSource(
+      StreamExecutionEnvironment env, Changelog changelog) {
+    return env.addSource(
+            new ChangelogSource<>(changelog, List.of(), 100, Changelog.Op::toRowData),
+            "changelog",
+            InternalTypeInfo.of(Changelog.ROW_TYPE))
+        .setParallelism(1);
   }
 
   /**
