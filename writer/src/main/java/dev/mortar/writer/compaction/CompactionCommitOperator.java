@@ -42,9 +42,10 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
   private transient FileSystem fs;
   private transient Timeline timeline;
   private transient String schemaJson;
-  private transient Map<String, Map<FileGroupId, CompactionWriteStat>> results;
-  private transient Map<String, Set<FileGroupId>> abandoned;
-  private transient Map<String, Long> firstResultNanos;
+
+  /** The answers so far to each plan not yet committed or unscheduled, by instant. */
+  private transient Map<String, PlanAnswers> answers;
+
   private transient CompactionMetrics metrics;
   private transient volatile TimelineSnapshot lastSnapshot;
   private transient AfterCompaction.Service service;
@@ -73,9 +74,7 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
           settings.writerFence(fs, getRuntimeContext().getJobInfo().getJobId().toString()));
     }
     schemaJson = table.avroSchemaJson();
-    results = new LinkedHashMap<>();
-    abandoned = new HashMap<>();
-    firstResultNanos = new HashMap<>();
+    answers = new HashMap<>();
     lastSnapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
     metrics =
         CompactionMetrics.forCommitter(
@@ -96,25 +95,15 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
   public void processElement(StreamRecord<CompactionResult> element) {
     CompactionResult result = element.getValue();
     String instant = result.instant();
-    CompactionWriteStat stat = result.stat();
-    Map<FileGroupId, CompactionWriteStat> stats =
-        results.computeIfAbsent(instant, key -> new LinkedHashMap<>());
-    Set<FileGroupId> stopped = abandoned.computeIfAbsent(instant, key -> new HashSet<>());
-    if (stat == null) {
-      stopped.add(result.fileGroup());
-    } else {
-      firstResultNanos.putIfAbsent(instant, System.nanoTime() - stat.millis() * 1_000_000);
-      stats.put(result.fileGroup(), stat);
-    }
-    if (stats.size() + stopped.size() < result.planSize()) {
+    PlanAnswers plan = answers.computeIfAbsent(instant, key -> new PlanAnswers());
+    plan.add(result);
+    if (plan.written.size() + plan.abandoned.size() < result.planSize()) {
       return;
     }
-    results.remove(instant);
-    abandoned.remove(instant);
-    if (stopped.isEmpty()) {
-      commit(instant, new ArrayList<>(stats.values()));
+    answers.remove(instant);
+    if (plan.abandoned.isEmpty()) {
+      commit(instant, plan);
     } else {
-      firstResultNanos.remove(instant);
       timeline.unscheduleCompaction(instant);
       lastSnapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
       metrics.unscheduled();
@@ -122,14 +111,15 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
           "Unscheduled compaction {}: the input ended with {} of its {} file group(s) compacted;"
               + " their logs stay for the next plan",
           instant,
-          stats.size(),
+          plan.written.size(),
           result.planSize());
     }
   }
 
-  private void commit(String instant, List<CompactionWriteStat> stats) {
+  private void commit(String instant, PlanAnswers plan) {
+    List<CompactionWriteStat> stats = new ArrayList<>(plan.written.values());
     timeline.completeCompaction(instant, stats, schemaJson);
-    long millis = (System.nanoTime() - firstResultNanos.remove(instant)) / 1_000_000;
+    long millis = (System.nanoTime() - plan.startNanos) / 1_000_000;
     lastSnapshot = TimelineSnapshot.read(fs, timeline.timelineDir());
     metrics.committed(millis);
     LOG.info(
@@ -165,6 +155,27 @@ public final class CompactionCommitOperator extends AbstractStreamOperator<Void>
       } finally {
         super.close();
       }
+    }
+  }
+
+  /** The answers to one plan's operations: base files written, file groups abandoned. */
+  private static final class PlanAnswers {
+    final Map<FileGroupId, CompactionWriteStat> written = new LinkedHashMap<>();
+    final Set<FileGroupId> abandoned = new HashSet<>();
+
+    /** When the plan's first written base file started: its answer's time minus its duration. */
+    long startNanos;
+
+    void add(CompactionResult result) {
+      CompactionWriteStat stat = result.stat();
+      if (stat == null) {
+        abandoned.add(result.fileGroup());
+        return;
+      }
+      if (written.isEmpty()) {
+        startNanos = System.nanoTime() - stat.millis() * 1_000_000;
+      }
+      written.put(result.fileGroup(), stat);
     }
   }
 }

@@ -17,6 +17,7 @@ import dev.mortar.logformat.read.StoredRowType;
 import dev.mortar.testing.Seeds;
 import dev.mortar.writer.table.CompactionWriteStat;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,6 +37,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,6 +64,14 @@ class FileGroupCompactorTest {
   private static final String PARTITION = "dt=1";
 
   @TempDir Path dir;
+  private org.apache.hadoop.fs.Path base;
+  private FileSystem fs;
+
+  @BeforeEach
+  void openTableFolder() throws IOException {
+    base = new org.apache.hadoop.fs.Path(dir.toUri());
+    fs = FileSystem.getLocal(new Configuration()).getRaw();
+  }
 
   @ParameterizedTest(name = "{0} blocks, pool of {1} pages, dictionary per column {2}")
   @CsvSource({"AVRO, 4, true", "AVRO, 4096, false", "PARQUET, 6, false", "PARQUET, 4096, true"})
@@ -75,8 +85,6 @@ class FileGroupCompactorTest {
         poolPages,
         dictionaryPerColumn);
     SplittableRandom random = new SplittableRandom(seed);
-    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
-    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
     Map<Long, Model> model = new HashMap<>();
 
     CompactionTask first = writeSlice(fs, base, format, random, model, 1, 4, null, 0);
@@ -117,8 +125,6 @@ class FileGroupCompactorTest {
     long seed = Seeds.seed("FileGroupCompactorTest");
     LOG.info("seed {} for growing records in {} blocks", seed, format);
     SplittableRandom random = new SplittableRandom(seed);
-    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
-    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
     Map<Long, Model> model = new HashMap<>();
     CompactionTask first = writeSlice(fs, base, format, random, model, 1, 4, null, 1_500);
     CompactionWriteStat firstStat = compact(fs, base, first, 6, true, "0-1-0");
@@ -143,8 +149,6 @@ class FileGroupCompactorTest {
     long seed = Seeds.seed("FileGroupCompactorTest");
     LOG.info("seed {} for a compaction stopped at {} with {} pages", seed, stopAt, poolPages);
     SplittableRandom random = new SplittableRandom(seed);
-    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
-    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
     Map<Long, Model> model = new HashMap<>();
     CompactionTask first = writeSlice(fs, base, LogBlockFormat.AVRO, random, model, 1, 3, null, 0);
     CompactionWriteStat firstStat = compact(fs, base, first, 4096, true, "0-1-0");
@@ -180,8 +184,6 @@ class FileGroupCompactorTest {
   void runningATaskAgainReplacesWhatAnEarlierAttemptWrote() throws Exception {
     long seed = Seeds.seed("FileGroupCompactorTest");
     SplittableRandom random = new SplittableRandom(seed);
-    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(dir.toUri());
-    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
     Map<Long, Model> model = new HashMap<>();
     CompactionTask task = writeSlice(fs, base, LogBlockFormat.AVRO, random, model, 1, 3, null, 0);
 

@@ -20,9 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@link ExistingTable#validate}: a sink must write the schema the table has. */
 class ExistingTableTest {
   private static final RowType ROW = HudiReaderAcceptsTableContract.ROW;
-  private static final WriteStat STAT =
-      new WriteStat(
-          "2024-01-01", "00000001-abc", ".00000001-abc_1.log.1_0-1-0", 1, 2, 1, 1, 2, 100, 5);
 
   @TempDir java.nio.file.Path dir;
   private FileSystem fs;
@@ -71,7 +68,7 @@ class ExistingTableTest {
     RowType widened = withAddedColumn(ROW, "extra");
     Timeline timeline = HudiTable.createOrValidate(fs, base, settings(ROW)).timeline();
     String instant = timeline.startInstant();
-    timeline.complete(instant, List.of(STAT), settings(widened).avroSchema().toString());
+    timeline.complete(instant, List.of(), settings(widened).avroSchema().toString());
 
     assertThatCode(() -> validate(widened)).doesNotThrowAnyException();
     assertThatThrownBy(() -> validate(ROW))
