@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.writer.MortarSink;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
@@ -81,17 +83,27 @@ class MetricsITCase {
 
   /**
    * With 'buffer.managed-memory' each write task's pages are its slot's managed memory (the write
-   * operator is the slot's one consumer, so its share is the whole slot's), not 'buffer.memory';
-   * the table is exact. A share below three pages fails the job naming the options to change.
+   * operator is the slot's one consumer, so its share is the whole slot's), not 'buffer.memory'; a
+   * restart after a failure reserves it again, and the table is exact. A share below three pages
+   * fails the job naming the options to change.
    */
   @Test
   void managedMemoryIsTheWriteTasksBudget() throws Exception {
     Changelog changelog = Changelog.random(12, 400, 120, 100, 30);
     String path = dir.resolve("managed").toUri().toString();
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    Configuration restarts = new Configuration();
+    restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ZERO);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(restarts);
     env.enableCheckpointing(50);
     managedMemorySink(path, MemorySize.parse("64kb")).sinkTo(changelogSource(env, changelog));
-    env.execute("managed memory");
+    Failures.arm(List.of(new Failures.Plan(Failures.Point.SOURCE_OFFSET, 250)));
+    try {
+      env.execute("managed memory");
+      assertThat(Failures.fired()).as("the source's failure").hasSize(1);
+    } finally {
+      Failures.disarm();
+    }
 
     assertThat(gauges(reported("managed memory"), ".mortar.bufferBytesTotal"))
         .containsOnly(MANAGED_MEMORY.getBytes() / 2);
