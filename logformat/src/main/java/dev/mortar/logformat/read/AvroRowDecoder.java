@@ -1,5 +1,6 @@
 package dev.mortar.logformat.read;
 
+import dev.mortar.logformat.AddedColumns;
 import java.io.IOException;
 import java.util.List;
 import org.apache.flink.core.memory.MemorySegment;
@@ -41,7 +42,24 @@ public final class AvroRowDecoder {
   private final RowDecoder root;
 
   public AvroRowDecoder(RowType rowType) {
-    this.root = new RowDecoder(rowType, "");
+    this(rowType, rowType.getFieldCount());
+  }
+
+  /**
+   * A decoder of datums that hold the first {@code presentFields} fields of {@code rowType} (data
+   * written before nullable fields were added at its end, {@code AddedColumns}); the other fields
+   * of the row are null.
+   */
+  public AvroRowDecoder(RowType rowType, int presentFields) {
+    if (!AddedColumns.readableFrom(rowType, presentFields)) {
+      throw new IllegalArgumentException(
+          "a datum of the first "
+              + presentFields
+              + " fields of "
+              + rowType
+              + " does not read as that row: the fields after it must be nullable");
+    }
+    this.root = new RowDecoder(rowType, "", presentFields);
   }
 
   /**
@@ -187,7 +205,15 @@ public final class AvroRowDecoder {
     private final BinaryRowWriter writer;
     private final RowDataSerializer serializer;
 
+    /** The fields the datum holds, the first of the row's; the others are null. */
+    private final int present;
+
     RowDecoder(RowType rowType, String path) {
+      this(rowType, path, rowType.getFieldCount());
+    }
+
+    RowDecoder(RowType rowType, String path, int present) {
+      this.present = present;
       List<RowType.RowField> rowFields = rowType.getFields();
       int arity = rowFields.size();
       this.fields = new ValueDecoder[arity];
@@ -206,12 +232,15 @@ public final class AvroRowDecoder {
 
     BinaryRowData decodeRow(AvroInput in) throws IOException {
       writer.reset();
-      for (int i = 0; i < fields.length; i++) {
+      for (int i = 0; i < present; i++) {
         if (nullable[i] && in.readUnionBranch(paths[i]) == 0) {
           writer.setNullAt(i);
         } else {
           fields[i].decode(in, writer, i);
         }
+      }
+      for (int i = present; i < fields.length; i++) {
+        writer.setNullAt(i);
       }
       writer.complete();
       return row;
@@ -224,7 +253,7 @@ public final class AvroRowDecoder {
 
     @Override
     public void skip(AvroInput in) throws IOException {
-      skipFields(in, fields.length);
+      skipFields(in, present);
     }
 
     /**

@@ -7,7 +7,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Map;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -19,9 +21,10 @@ import org.apache.hadoop.fs.Path;
  * ({@link StoredRowType}), deletes with their ordering values. It is the writer's inverse and as
  * strict: the framing of every block is checked as {@link LogBlockLayout} draws it (magic, log
  * format version 1, block length against the header, content and footer, reverse pointer {@code L +
- * 6}), and a data block's SCHEMA header must be the schema Mortar writes for the table's row type.
- * Command blocks (rollbacks) and HFILE or CDC blocks are refused. Every error names the file and
- * the offset of the block.
+ * 6}), and a data block's SCHEMA header must be the schema Mortar writes for the table's row type,
+ * or for its first columns when the table has since gained nullable columns at its end (the block's
+ * rows then read with those columns null). Command blocks (rollbacks) and HFILE or CDC blocks are
+ * refused. Every error names the file and the offset of the block.
  *
  * <p>A block's content is read whole into one reused array, which grows to the largest block; the
  * records are given to the sink once the block's framing has been checked. A reader is reused
@@ -38,7 +41,11 @@ public final class LogFileReader {
    */
   private static final long MIN_BLOCK_LENGTH = 4 + 4 + 4 + 8 + LogBlockLayout.SUFFIX_SIZE;
 
-  private final AvroRowDecoder rowDecoder;
+  private final RowType storedType;
+
+  /** Avro decoders by the number of the table's data columns a block holds. */
+  private final Map<Integer, AvroRowDecoder> rowDecoders = new HashMap<>();
+
   private final ParquetRowReader parquetReader;
   private final DeleteBlockDecoder deleteDecoder = new DeleteBlockDecoder();
   private final BlockSchemaCheck schemaCheck;
@@ -46,8 +53,7 @@ public final class LogFileReader {
 
   /** A reader of the log files of a table whose data columns are {@code dataType}. */
   public LogFileReader(RowType dataType) {
-    RowType storedType = StoredRowType.of(dataType);
-    this.rowDecoder = new AvroRowDecoder(storedType);
+    this.storedType = StoredRowType.of(dataType);
     this.parquetReader = new ParquetRowReader(storedType);
     this.schemaCheck = new BlockSchemaCheck(dataType);
   }
@@ -68,6 +74,13 @@ public final class LogFileReader {
       DataInputStream in = new DataInputStream(new BufferedInputStream(raw, READ_BUFFER_BYTES));
       return new FileScan(logFile, fileLength, in, sink, keys).readAll();
     }
+  }
+
+  /** The decoder of Avro records holding the table's first {@code dataFields} data columns. */
+  private AvroRowDecoder rowDecoder(int dataFields) {
+    return rowDecoders.computeIfAbsent(
+        dataFields,
+        fields -> new AvroRowDecoder(storedType, StoredRowType.META_FIELD_COUNT + fields));
   }
 
   /** The big-endian int32 at {@code position} of {@code bytes}. */
@@ -176,13 +189,15 @@ public final class LogFileReader {
       if (schemaJson == null) {
         throw corrupt("data block without a SCHEMA header", null);
       }
-      String mismatch = schemaCheck.mismatch(schemaJson);
-      if (mismatch != null) {
-        throw corrupt(mismatch, null);
+      int dataFields;
+      try {
+        dataFields = schemaCheck.dataFields(schemaJson);
+      } catch (IOException mismatch) {
+        throw corrupt(mismatch.getMessage(), null);
       }
       records +=
           type == LogBlockLayout.AVRO_DATA_BLOCK
-              ? decodeAvroRecords(contentLength)
+              ? decodeAvroRecords(contentLength, rowDecoder(dataFields))
               : parquetReader.read(
                   new ByteArrayInputFile(content, 0, contentLength), sink::row, keys);
       dataBlocks++;
@@ -256,7 +271,7 @@ public final class LogFileReader {
     }
 
     /** AVRO_DATA_BLOCK content: version 3, record count, then per record its length and datum. */
-    private long decodeAvroRecords(int length) throws IOException {
+    private long decodeAvroRecords(int length, AvroRowDecoder rowDecoder) throws IOException {
       if (length < 8) {
         throw corrupt("Avro data block content of " + length + " bytes, expected at least 8", null);
       }

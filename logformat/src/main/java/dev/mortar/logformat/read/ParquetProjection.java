@@ -13,8 +13,10 @@ import org.apache.parquet.schema.Type;
 
 /**
  * The requested schema of a read: the file's columns a row type asks for, matched by name at every
- * level of nesting and put in the row type's order, so the file's other columns are not decoded and
- * the converters can pair the requested fields with the row type's fields by position.
+ * level of nesting and put in the row type's order, so the file's other columns are not decoded. A
+ * nullable field the file does not have (written before the table gained it, {@code AddedColumns})
+ * is left out: the converters match the requested fields to the row type's by name and give the
+ * missing ones null. A missing NOT NULL field fails the read.
  *
  * <p>Arrays may be stored in the 3-level layout ({@code group (LIST) { repeated group list {
  * element } }}) or the 2-level legacy layouts ({@code repeated <type> array}); {@link
@@ -46,8 +48,11 @@ final class ParquetProjection {
     for (RowType.RowField field : rowType.getFields()) {
       String path = parent.isEmpty() ? field.getName() : parent + "." + field.getName();
       if (!group.containsField(field.getName())) {
+        if (field.getType().isNullable()) {
+          continue;
+        }
         throw new IOException(
-            "column "
+            "NOT NULL column "
                 + path
                 + " of the row type is missing from Parquet file "
                 + file

@@ -32,20 +32,22 @@ final class RowConverter extends GroupConverter {
   private final RowDataSerializer serializer;
 
   /**
-   * {@code group} is the projected group of {@code rowType} (same fields, same order); {@code
-   * parent} is where the finished row goes, or null for the top-level row.
+   * {@code group} is the projected group of {@code rowType} (its fields, in its order, less those
+   * the file lacks); {@code parent} is where the finished row goes, or null for the top-level row.
    */
   RowConverter(GroupType group, RowType rowType, String path, Slot parent) {
     this.rowType = rowType;
     this.path = path;
     this.row = new BinaryRowData(rowType.getFieldCount());
     this.writer = new BinaryRowWriter(row);
-    this.fields = new Converter[rowType.getFieldCount()];
+    this.fields = new Converter[group.getFieldCount()];
     this.written = new boolean[rowType.getFieldCount()];
-    for (int i = 0; i < fields.length; i++) {
-      RowType.RowField field = rowType.getFields().get(i);
-      String fieldPath = path.isEmpty() ? field.getName() : path + "." + field.getName();
-      fields[i] = Converters.of(group.getType(i), field.getType(), fieldPath, new FieldSlot(i));
+    for (int g = 0; g < fields.length; g++) {
+      String name = group.getType(g).getName();
+      int i = rowType.getFieldIndex(name);
+      String fieldPath = path.isEmpty() ? name : path + "." + name;
+      fields[g] =
+          Converters.of(group.getType(g), rowType.getTypeAt(i), fieldPath, new FieldSlot(i));
     }
     this.parent = parent;
     this.serializer = parent == null ? null : new RowDataSerializer(rowType);

@@ -148,7 +148,7 @@ class LogFileReaderCorruptionTest {
         .isInstanceOf(IOException.class)
         .hasMessageContaining(foreign.getFileName().toString())
         .hasMessageContaining("block at offset 0: the SCHEMA header differs")
-        .hasMessageContaining("schema evolution is not supported yet")
+        .hasMessageContaining("schema evolution beyond nullable columns added at the end")
         .hasMessageContaining("field 6 expected 'name'")
         .hasMessageContaining("\"double\"");
 

@@ -34,7 +34,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * of every wrapper are written with {@link LogFileWriter} — small blocks and files, so a flush
  * spans many blocks and several files — and {@link LogFileReader} must give back exactly the rows,
  * with their meta fields, and the deletes, in order; read again with a {@link KeyFilter} of a
- * random half of the keys, exactly those records.
+ * random half of the keys, exactly those records. Every other run reads the files as a table that
+ * has since gained nullable columns at its end: the rows come back with those columns null.
  */
 class LogFileReaderRoundTripTest {
   private static final String FILE_ID = "00000001-0b7e-4c1d-8a4f-3e2d1c0b9a87";
@@ -97,7 +98,12 @@ class LogFileReaderRoundTripTest {
         stats = writer.finish();
       }
 
-      RowType storedType = StoredRowType.of(dataType);
+      RowType readType = run % 2 == 1 ? withAddedColumns(dataType, random, choices) : dataType;
+      int added = readType.getFieldCount() - dataType.getFieldCount();
+      for (List<Object> expected : expectedRows) {
+        expected.addAll(java.util.Collections.nCopies(added, null));
+      }
+      RowType storedType = StoredRowType.of(readType);
       List<List<Object>> rows = new ArrayList<>();
       List<Delete> deletes = new ArrayList<>();
       LogRecordSink sink =
@@ -112,7 +118,7 @@ class LogFileReaderRoundTripTest {
               deletes.add(new Delete(key.toString(), partitionPath, value));
             }
           };
-      LogFileReader reader = new LogFileReader(dataType);
+      LogFileReader reader = new LogFileReader(readType);
       Path partitionDir = partition.isEmpty() ? base : new Path(base, partition);
       for (LogFileStat stat : stats) {
         LogFileRead read = reader.read(fs, new Path(partitionDir, stat.fileName()), sink);
@@ -123,7 +129,9 @@ class LogFileReaderRoundTripTest {
         assertThat(read.bytes()).isEqualTo(stat.sizeBytes());
       }
 
-      assertThat(rows).as("run %d, row type %s", run, dataType).isEqualTo(expectedRows);
+      assertThat(rows)
+          .as("run %d, row type %s read as %s", run, dataType, readType)
+          .isEqualTo(expectedRows);
       assertThat(deletes).as("run %d", run).isEqualTo(expectedDeletes);
 
       for (int i = 0; i < deletes.size(); i++) {
@@ -159,6 +167,17 @@ class LogFileReaderRoundTripTest {
           .isEqualTo(
               expectedDeletes.stream().filter(delete -> kept.contains(delete.key())).toList());
     }
+  }
+
+  /** {@code dataType} with one to three random nullable columns added at its end. */
+  private static RowType withAddedColumns(
+      RowType dataType, RandomRows random, SplittableRandom choices) {
+    List<RowType.RowField> fields = new ArrayList<>(dataType.getFields());
+    List<RowType.RowField> extra = random.tableRowType(1 + choices.nextInt(3)).getFields();
+    for (int i = 1; i < extra.size(); i++) {
+      fields.add(new RowType.RowField("added_" + i, extra.get(i).getType().copy(true)));
+    }
+    return new RowType(dataType.isNullable(), fields);
   }
 
   private static void assertAccessors(OrderingValue decoded, Ordering expected) {

@@ -186,18 +186,33 @@ class ParquetRowReaderTest {
     assertThat(readNormal(new RowType(fields), file)).isEqualTo(expected);
   }
 
+  /**
+   * A nullable column the file lacks (added to the table after the file was written) reads as null;
+   * a NOT NULL one fails the read, naming it.
+   */
   @Test
-  void aColumnMissingFromTheFileIsNamed() throws IOException {
-    long seed = Seeds.seed("aColumnMissingFromTheFileIsNamed");
+  void aColumnMissingFromTheFileIsNullOrNamed() throws IOException {
+    long seed = Seeds.seed("aColumnMissingFromTheFileIsNullOrNamed");
     RandomRows random = new RandomRows(seed);
     Rows rows = randomRows(random, random.tableRowType(3));
     ByteArrayInputFile file = writeBlock(rows, ParquetCodec.SNAPPY, true);
-    List<RowType.RowField> fields = new ArrayList<>(rows.storedType().getFields());
-    fields.add(new RowType.RowField("not_there", new IntType()));
-    ParquetRowReader reader = new ParquetRowReader(new RowType(fields));
+
+    List<RowType.RowField> nullable = new ArrayList<>(rows.storedType().getFields());
+    nullable.add(new RowType.RowField("added", new IntType(true)));
+    List<List<Object>> expected = new ArrayList<>();
+    for (List<Object> row : rows.expected()) {
+      List<Object> withNull = new ArrayList<>(row);
+      withNull.add(null);
+      expected.add(withNull);
+    }
+    assertThat(readNormal(new RowType(nullable), file)).as("seed %s", seed).isEqualTo(expected);
+
+    List<RowType.RowField> notNull = new ArrayList<>(rows.storedType().getFields());
+    notNull.add(new RowType.RowField("not_there", new IntType(false)));
+    ParquetRowReader reader = new ParquetRowReader(new RowType(notNull));
     assertThatThrownBy(() -> reader.read(file, row -> {}))
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("not_there")
+        .hasMessageContaining("NOT NULL column not_there")
         .hasMessageContaining(file.toString());
   }
 

@@ -1,5 +1,6 @@
 package dev.mortar.writer.table;
 
+import dev.mortar.logformat.AddedColumns;
 import dev.mortar.logformat.AvroRecordDifference;
 import dev.mortar.logformat.AvroSchemas;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.util.Optional;
 import java.util.Properties;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -18,9 +20,11 @@ import org.apache.hadoop.fs.Path;
  * itself, for a job that only maintains it.
  *
  * <p>The table schema is the one in the newest completed commit's metadata, else {@code
- * hoodie.table.create.schema}. A sink must write exactly that schema, as Mortar maps it from Flink
- * types ({@link AvroSchemas}): the compaction reads only blocks of the table's schema, so a job
- * that wrote another one would fail at its first compaction, and again after every restart.
+ * hoodie.table.create.schema}. A sink must write that schema, as Mortar maps it from Flink types
+ * ({@link AvroSchemas}), or that schema with nullable columns added at its end ({@link
+ * AddedColumns}): the compaction reads files of the table's schema and of the schemas it had before
+ * such additions only, so a job that wrote another one would fail at its first compaction, and
+ * again after every restart.
  */
 public final class ExistingTable {
   private static final String CREATE_SCHEMA = "hoodie.table.create.schema";
@@ -125,8 +129,9 @@ public final class ExistingTable {
   }
 
   /**
-   * Fails if the table's schema, mapped the way the sink maps its row type, is not the sink's. A
-   * table that records no schema is not checked.
+   * Fails if the table's schema, mapped the way the sink maps its row type, is neither the sink's
+   * nor the sink's first columns with only nullable ones after them. A table that records no schema
+   * is not checked.
    */
   private static void checkSchema(FileSystem fs, Path base, TableSettings settings)
       throws IOException {
@@ -138,8 +143,13 @@ public final class ExistingTable {
     String difference;
     try {
       Schema table = schema(fs, base, properties, HudiTable.propertiesFile(base));
-      Schema tableAsMapped = AvroSchemas.of(AvroRowTypes.of(table), sink.getFullName(), false);
-      if (tableAsMapped.equals(sink)) {
+      RowType tableRow = AvroRowTypes.of(table);
+      Schema tableAsMapped = AvroSchemas.of(tableRow, sink.getFullName(), false);
+      int kept = tableRow.getFieldCount();
+      if (AddedColumns.readableFrom(settings.rowType(), kept)
+          && tableAsMapped.equals(
+              AvroSchemas.of(
+                  AddedColumns.firstFields(settings.rowType(), kept), sink.getFullName(), false))) {
         return;
       }
       difference = AvroRecordDifference.describe(tableAsMapped, sink);
@@ -152,8 +162,9 @@ public final class ExistingTable {
             + " has another schema than the sink's columns (expected the table's, found the"
             + " sink's): "
             + difference
-            + ". Mortar does not change a table's schema: its compaction reads only log blocks of"
-            + " the table's schema. Declare the columns as the table has them, or write to a new"
+            + ". Of the changes to a table's schema Mortar follows nullable columns added after the"
+            + " last one, as its compaction reads the files written before them. Declare the"
+            + " columns as the table has them (adding nullable ones at the end), or write to a new"
             + " path.");
   }
 

@@ -42,15 +42,42 @@ class ExistingTableTest {
   }
 
   @Test
-  void anAddedColumnFailsNamingIt() {
+  void nullableColumnsAddedAtTheEndAreAccepted() {
     HudiTable.createOrValidate(fs, base, settings(ROW));
 
-    assertThatThrownBy(() -> validate(withAddedColumn(ROW, "extra")))
+    assertThatCode(() -> validate(withColumn(ROW, 4, "extra", new BigIntType(true))))
+        .doesNotThrowAnyException();
+    assertThatCode(
+            () ->
+                validate(
+                    withColumn(
+                        withColumn(ROW, 4, "extra", new BigIntType(true)),
+                        5,
+                        "more",
+                        new VarCharType(true, 10))))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void anAddedNotNullColumnFailsNamingIt() {
+    HudiTable.createOrValidate(fs, base, settings(ROW));
+
+    assertThatThrownBy(() -> validate(withColumn(ROW, 4, "extra", new BigIntType(false))))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining(base.toString())
         .hasMessageContaining("expected 4 fields [id, dt, ts, v], found 5")
         .hasMessageContaining("extra")
         .hasMessageContaining("write to a new path");
+  }
+
+  @Test
+  void aColumnAddedBeforeTheLastFailsNamingIt() {
+    HudiTable.createOrValidate(fs, base, settings(ROW));
+
+    assertThatThrownBy(() -> validate(withColumn(ROW, 1, "extra", new BigIntType(true))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("field 1 expected 'dt'")
+        .hasMessageContaining("found 'extra'");
   }
 
   @Test
@@ -65,7 +92,7 @@ class ExistingTableTest {
 
   @Test
   void theNewestCommitsSchemaIsTheTables() throws Exception {
-    RowType widened = withAddedColumn(ROW, "extra");
+    RowType widened = withColumn(ROW, 4, "extra", new BigIntType(true));
     Timeline timeline = HudiTable.createOrValidate(fs, base, settings(ROW)).timeline();
     String instant = timeline.startInstant();
     timeline.complete(instant, List.of(), settings(widened).avroSchema().toString());
@@ -84,9 +111,9 @@ class ExistingTableTest {
     return new TableSettings("t1", row, List.of("id"), List.of("dt"), "ts");
   }
 
-  private static RowType withAddedColumn(RowType row, String name) {
+  private static RowType withColumn(RowType row, int at, String name, LogicalType type) {
     List<RowType.RowField> fields = new ArrayList<>(row.getFields());
-    fields.add(new RowType.RowField(name, new BigIntType(true)));
+    fields.add(at, new RowType.RowField(name, type));
     return new RowType(row.isNullable(), fields);
   }
 
