@@ -111,6 +111,10 @@ public final class ExistingTable {
                             + propertiesFile
                             + " has no "
                             + CREATE_SCHEMA));
+    return parse(json, base);
+  }
+
+  private static Schema parse(String json, Path base) {
     try {
       return new Schema.Parser().parse(json);
     } catch (SchemaParseException e) {
@@ -135,15 +139,15 @@ public final class ExistingTable {
    */
   private static void checkSchema(FileSystem fs, Path base, TableSettings settings)
       throws IOException {
-    Properties properties = PropertiesFile.read(fs, HudiTable.propertiesFile(base));
-    if (schemaJson(fs, base, properties).isEmpty()) {
+    Optional<String> json =
+        schemaJson(fs, base, PropertiesFile.read(fs, HudiTable.propertiesFile(base)));
+    if (json.isEmpty()) {
       return;
     }
     Schema sink = settings.avroSchema();
     String difference;
     try {
-      Schema table = schema(fs, base, properties, HudiTable.propertiesFile(base));
-      RowType tableRow = AvroRowTypes.of(table);
+      RowType tableRow = AvroRowTypes.of(parse(json.get(), base));
       Schema tableAsMapped = AvroSchemas.of(tableRow, sink.getFullName(), false);
       int kept = tableRow.getFieldCount();
       if (AddedColumns.readableFrom(settings.rowType(), kept)

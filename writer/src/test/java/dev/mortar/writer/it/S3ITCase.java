@@ -83,8 +83,14 @@ class S3ITCase {
             .format(LogBlockFormat.PARQUET)
             .perCheckpoint(80)
             .compactEvery(2)
+            .compactionInJob(false)
             .build();
     run(job, changelog, LoopbackS3.uri(CHECKPOINTS + "/compacting"));
+    // A bounded job gives up the compactions it planned and still runs when its input ends
+    // (rfc/0006), which on S3 depends on timing. The plans this job left pending are those a job
+    // resumes when its committer opens and finishes before it ends: the second job compacts them.
+    SinkJob compacting = job.toBuilder().compactionInJob(true).build();
+    run(compacting, changelog.slice(0, 0), LoopbackS3.uri(CHECKPOINTS + "/compacting-2"));
 
     job.verify(changelog, new org.apache.hadoop.conf.Configuration());
     assertThat(HudiTableOracle.completedInstants(job.path()))
