@@ -68,6 +68,8 @@ final class CampaignReport {
                         && o.plan().restored().parallelism() < o.plan().job().parallelism())
             .count());
     totals.put("offHeapRuns", outcomes.stream().filter(o -> o.plan().job().offHeap()).count());
+    totals.put(
+        "managedMemoryRuns", outcomes.stream().filter(o -> o.plan().job().managedMemory()).count());
     totals.put("shapes", countBy(CampaignReport::shapeTags));
     Map<String, Long> violations = new TreeMap<>();
     for (Outcome outcome : outcomes) {

@@ -78,6 +78,7 @@ record RunPlan(
             .format(random.nextBoolean() ? LogBlockFormat.AVRO : LogBlockFormat.PARQUET)
             .deduplication(random.nextBoolean() ? Deduplication.ON_READ : Deduplication.ON_APPEND)
             .offHeap(random.nextBoolean())
+            .managedMemory(random.nextInt(3) == 0)
             .smallBuffers(random.nextInt(3) == 0)
             .buckets(2 + random.nextInt(3))
             .perCheckpoint(cleansAndArchives ? 40 : 60 + random.nextInt(90))
@@ -107,6 +108,7 @@ record RunPlan(
                 .parallelism(1 + random.nextInt(3))
                 .smallBuffers(random.nextInt(3) == 0)
                 .offHeap(random.nextBoolean())
+                .managedMemory(random.nextInt(3) == 0)
                 .format(random.nextInt(4) == 0 ? otherFormat(job.format()) : job.format())
                 .build();
     List<Plan> faultsAfter =
@@ -170,6 +172,7 @@ record RunPlan(
             .append(", ")
             .append(job.deduplication())
             .append(job.offHeap() ? ", off-heap" : "")
+            .append(job.managedMemory() ? ", managed memory" : "")
             .append(job.smallBuffers() ? ", small buffers" : "")
             .append(", ")
             .append(job.buckets())
@@ -190,7 +193,8 @@ record RunPlan(
           .append(restored.parallelism())
           .append(restored.format() != job.format() ? ", " + restored.format() : "")
           .append(restored.smallBuffers() ? ", small buffers" : "")
-          .append(restored.offHeap() ? ", off-heap" : "");
+          .append(restored.offHeap() ? ", off-heap" : "")
+          .append(restored.managedMemory() ? ", managed memory" : "");
     }
     return text.toString();
   }

@@ -51,6 +51,7 @@ record SinkJob(
     int perCheckpoint,
     boolean smallBuffers,
     boolean offHeap,
+    boolean managedMemory,
     boolean restarts,
     boolean metaFields,
     Deduplication deduplication,
@@ -87,6 +88,7 @@ record SinkJob(
     builder.perCheckpoint = perCheckpoint;
     builder.smallBuffers = smallBuffers;
     builder.offHeap = offHeap;
+    builder.managedMemory = managedMemory;
     builder.restarts = restarts;
     builder.metaFields = metaFields;
     builder.deduplication = deduplication;
@@ -111,6 +113,7 @@ record SinkJob(
     private int perCheckpoint = 100;
     private boolean smallBuffers;
     private boolean offHeap;
+    private boolean managedMemory;
     private boolean restarts;
     private boolean metaFields = true;
     private Deduplication deduplication = Deduplication.ON_READ;
@@ -168,6 +171,12 @@ record SinkJob(
     /** Buffer pages outside the Java heap ('buffer.off-heap'). */
     Builder offHeap(boolean offHeap) {
       this.offHeap = offHeap;
+      return this;
+    }
+
+    /** Buffer pages in the slot's managed memory ('buffer.managed-memory'). */
+    Builder managedMemory(boolean managedMemory) {
+      this.managedMemory = managedMemory;
       return this;
     }
 
@@ -238,6 +247,7 @@ record SinkJob(
           perCheckpoint,
           smallBuffers,
           offHeap,
+          managedMemory,
           restarts,
           metaFields,
           deduplication,
@@ -308,7 +318,8 @@ record SinkJob(
             .logBlockFormat(format)
             .populateMetaFields(metaFields)
             .deduplication(deduplication)
-            .offHeapBuffer(offHeap);
+            .offHeapBuffer(offHeap)
+            .managedBufferMemory(managedMemory);
     if (partitioned) {
       sink.partitionFields("dt");
     }
@@ -387,6 +398,9 @@ record SinkJob(
     }
     if (offHeap) {
       with.append(", 'buffer.off-heap' = 'true'");
+    }
+    if (managedMemory) {
+      with.append(", 'buffer.managed-memory' = 'true'");
     }
     if (compactionDeltaCommits == 0) {
       with.append(", 'compaction.schedule.enabled' = 'false'");
