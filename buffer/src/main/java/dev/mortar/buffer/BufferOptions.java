@@ -27,7 +27,11 @@ public final class BufferOptions {
       ConfigOptions.key("buffer.off-heap")
           .booleanType()
           .defaultValue(false)
-          .withDescription("Allocate buffer pages outside the Java heap.");
+          .withDescription(
+              "Allocate buffer pages outside the Java heap, in memory Flink's TaskManager budget"
+                  + " does not count (plan it in 'taskmanager.memory.task.off-heap.size');"
+                  + " 'buffer.managed-memory' puts them off the heap inside Flink's managed memory"
+                  + " instead.");
 
   public static final ConfigOption<Boolean> MANAGED_MEMORY =
       ConfigOptions.key("buffer.managed-memory")
