@@ -1,5 +1,6 @@
 package dev.mortar.logformat;
 
+import org.apache.avro.Schema;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -10,8 +11,19 @@ import org.apache.flink.table.types.logical.RowType;
 public final class AddedColumns {
   private AddedColumns() {}
 
-  /** The first {@code count} fields of {@code type}. */
-  public static RowType firstFields(RowType type, int count) {
+  /**
+   * Whether {@code schema} is the Avro schema Mortar writes ({@link AvroSchemas#of}, with or
+   * without the meta fields, under {@code schema}'s record name) for the first {@code count} fields
+   * of {@code type}, and data of those fields reads as {@code type}.
+   */
+  public static boolean isSchemaOfFirstFields(
+      RowType type, int count, Schema schema, boolean metaFields) {
+    return readableFrom(type, count)
+        && AvroSchemas.of(firstFields(type, count), schema.getFullName(), metaFields)
+            .equals(schema);
+  }
+
+  private static RowType firstFields(RowType type, int count) {
     return new RowType(type.isNullable(), type.getFields().subList(0, count));
   }
 

@@ -45,9 +45,7 @@ final class BlockSchemaCheck {
       throw new IOException("the SCHEMA header is a " + found.getType() + ", expected a record");
     }
     int dataFields = found.getFields().size() - StoredRowType.META_FIELD_COUNT;
-    if (AddedColumns.readableFrom(dataType, dataFields)
-        && AvroSchemas.of(AddedColumns.firstFields(dataType, dataFields), found.getFullName(), true)
-            .equals(found)) {
+    if (AddedColumns.isSchemaOfFirstFields(dataType, dataFields, found, true)) {
       dataFieldsByJson.put(schemaJson, dataFields);
       return dataFields;
     }

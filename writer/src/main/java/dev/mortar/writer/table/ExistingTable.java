@@ -149,11 +149,8 @@ public final class ExistingTable {
     try {
       RowType tableRow = AvroRowTypes.of(parse(json.get(), base));
       Schema tableAsMapped = AvroSchemas.of(tableRow, sink.getFullName(), false);
-      int kept = tableRow.getFieldCount();
-      if (AddedColumns.readableFrom(settings.rowType(), kept)
-          && tableAsMapped.equals(
-              AvroSchemas.of(
-                  AddedColumns.firstFields(settings.rowType(), kept), sink.getFullName(), false))) {
+      if (AddedColumns.isSchemaOfFirstFields(
+          settings.rowType(), tableRow.getFieldCount(), tableAsMapped, false)) {
         return;
       }
       difference = AvroRecordDifference.describe(tableAsMapped, sink);
