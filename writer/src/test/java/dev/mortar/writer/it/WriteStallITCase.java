@@ -48,20 +48,26 @@ class WriteStallITCase {
 
   private static final int MAX_PENDING_PLANS = 1;
   private static final int MAX_LAG = 2;
+  private static final int DELTA_COMMITS_PER_PLAN = 2;
 
   /**
-   * Delta commits that may complete after a listing that found compaction not yet behind, before
-   * the write tasks hold: the instant being started, the one before it whose commit is still
-   * asynchronous, and the interval whose input was taken before the task learned the decision.
+   * Delta commits that may complete after a check that found compaction not behind: the instant
+   * that check started (a write task asks for its instant, and learns the decision, only when it
+   * flushes at the barrier, so that interval's input is already taken), the next interval's (not
+   * held, as the check said), an earlier instant whose checkpoint's completion was not yet
+   * committed, and one more when a checkpoint's notification was subsumed by the next one's (both
+   * instants then commit in one round).
    */
-  private static final int OVERSHOOT = 3;
+  private static final int OVERSHOOT = 4;
 
   /**
    * Logs a reader merges for a file group with a pending plan P after its last completed compaction
-   * C: those P compacts (completed after C, while C was pending, so at most the lag limit plus
-   * overshoot, and the one that made P due) and those after P (the same bound again).
+   * C: those P compacts and those after P. While C was pending at most the lag limit plus overshoot
+   * completed after C; once C completed, P is due after at most the plan interval's delta commits
+   * (counted from the planner's last attempt, which found every group in C); after P, the lag limit
+   * plus overshoot again.
    */
-  private static final int MAX_MERGED_LOGS = 2 * (MAX_LAG + OVERSHOOT) + 1;
+  private static final int MAX_MERGED_LOGS = 2 * (MAX_LAG + OVERSHOOT) + DELTA_COMMITS_PER_PLAN;
 
   @TempDir Path dir;
 
@@ -77,7 +83,10 @@ class WriteStallITCase {
     Changelog changelog =
         Changelog.random(seed, 1200, 200, 60, 20).withoutStaleChangesAfterDeletes();
     SinkJob job =
-        SinkJob.at(dir.resolve("t").toUri().toString()).parallelism(2).compactEvery(2).build();
+        SinkJob.at(dir.resolve("t").toUri().toString())
+            .parallelism(2)
+            .compactEvery(DELTA_COMMITS_PER_PLAN)
+            .build();
     FaultyLocalFileSystem.slowBaseFiles(2000);
 
     StreamExecutionEnvironment env = job.environment();
@@ -86,7 +95,7 @@ class WriteStallITCase {
         .recordKey("id")
         .buckets(job.buckets())
         .parallelism(job.parallelism())
-        .compactionDeltaCommits(2)
+        .compactionDeltaCommits(DELTA_COMMITS_PER_PLAN)
         .compactionLogSizeRatio(0)
         .stallPendingCompactions(MAX_PENDING_PLANS)
         .stallCompactionLag(MAX_LAG)
