@@ -76,7 +76,8 @@ public final class BaseFileWriter implements Closeable {
                 ? new DictionarySampler(dataType, StoredRowType.META_FIELD_COUNT, true)
                 : null,
             StoredRowType.META_FIELD_COUNT + dataType.getFieldCount(),
-            null);
+            null,
+            new ParquetWriterResources());
   }
 
   /** Appends one stored row; its record key must not be null. */

@@ -13,6 +13,7 @@ import org.apache.parquet.hadoop.ParquetWriter;
  * and sampled until the sample is full, the held bytes reach {@link #PENDING_BYTES_LIMIT} or the
  * content ends; then the writer is opened without a dictionary for the columns where it cannot pay
  * off, and the held records go first. Without a sampler the writer is opened at the first record.
+ * Every writer borrows the thread's {@link ParquetWriterResources}, handed back when it closes.
  */
 final class DeferredParquetWriter {
   /** Held bytes past which the writer is opened even if the sample is not full. */
@@ -29,6 +30,7 @@ final class DeferredParquetWriter {
   private final DictionarySampler sampler;
   private final PendingRecords pending;
   private final RecordHeader header;
+  private final ParquetWriterResources resources;
   private ParquetWriter<BinaryRowData> writer;
 
   /**
@@ -36,13 +38,16 @@ final class DeferredParquetWriter {
    * @param sampler null to open the writer at the first record, with the builder's settings
    * @param rowArity the arity of the rows written
    * @param header null when the rows need neither key nor sequence number
+   * @param resources the buffers and compressors of the thread that writes
    */
   DeferredParquetWriter(
       Supplier<ParquetWriterBuilder<BinaryRowData>> builders,
       DictionarySampler sampler,
       int rowArity,
-      RecordHeader header) {
+      RecordHeader header,
+      ParquetWriterResources resources) {
     this.builders = builders;
+    this.resources = resources;
     this.sampler = sampler;
     this.pending = sampler == null ? null : new PendingRecords(rowArity);
     this.header = header;
@@ -84,7 +89,7 @@ final class DeferredParquetWriter {
     }
     ParquetWriter<BinaryRowData> finished = writer;
     writer = null;
-    finished.close();
+    close(finished);
   }
 
   /** Gives the content up: closes its writer if it is open; nothing may be added after. */
@@ -92,12 +97,20 @@ final class DeferredParquetWriter {
     if (writer != null) {
       ParquetWriter<BinaryRowData> open = writer;
       writer = null;
-      open.close();
+      close(open);
+    }
+  }
+
+  private void close(ParquetWriter<BinaryRowData> closed) throws IOException {
+    try {
+      closed.close();
+    } finally {
+      resources.contentEnded();
     }
   }
 
   private void open() throws IOException {
-    ParquetWriterBuilder<BinaryRowData> builder = builders.get();
+    ParquetWriterBuilder<BinaryRowData> builder = resources.lendTo(builders.get());
     if (sampler != null) {
       for (String column : sampler.columnsWithoutDictionary()) {
         builder.withDictionaryEncoding(column, false);

@@ -80,13 +80,13 @@ public final class LogFileWriter implements Closeable {
         writeToken,
         rowType,
         options,
-        options.newContentBuffer());
+        options.newBlockScratch());
   }
 
   /**
-   * Like the contract constructor, with the buffer data blocks are encoded into supplied by the
-   * caller: a task that flushes many times keeps one buffer, so after the first flushes encoding
-   * allocates nothing. The buffer must not be shared by writers open at the same time.
+   * Like the contract constructor, with what data blocks are encoded with supplied by the caller: a
+   * task that flushes many times keeps one {@link BlockScratch}, which writers open at the same
+   * time must not share.
    */
   public LogFileWriter(
       FileSystem fs,
@@ -97,7 +97,7 @@ public final class LogFileWriter implements Closeable {
       String writeToken,
       RowType rowType,
       LogWriterOptions options,
-      BlockBuffer contentBuffer) {
+      BlockScratch scratch) {
     LogFileName.validate(fileId, instantTime, writeToken);
     this.fs = fs;
     this.partitionPath = partitionPath;
@@ -113,7 +113,7 @@ public final class LogFileWriter implements Closeable {
     this.metaFields = options.metaFields() ? meta : null;
     this.dataBlock =
         options.blockFormat() == LogBlockFormat.AVRO
-            ? new AvroBlockBuilder(rowType, metaFields, contentBuffer)
+            ? new AvroBlockBuilder(rowType, metaFields, scratch.content())
             : new ParquetBlockBuilder(
                 rowType,
                 schema,
@@ -121,7 +121,7 @@ public final class LogFileWriter implements Closeable {
                 options.parquetCodec(),
                 options.parquetDictionary(),
                 options.parquetDictionaryPerColumn(),
-                contentBuffer);
+                scratch);
     this.deleteBlock = new DeleteBlockBuilder(meta.partitionPath());
   }
 

@@ -71,13 +71,14 @@ public final class LogWriterOptions {
   }
 
   /**
-   * A new buffer to encode data blocks into, reusable across writers: a whole block, at most the
+   * A new scratch for one thread's writers. Its block buffer holds a whole block, at most the
    * default Avro block, plus room for the record that crosses the limit, so that with default Avro
    * blocks it never grows. Larger blocks grow it, by doubling, to the largest block written.
    */
-  public BlockBuffer newContentBuffer() {
+  public BlockScratch newBlockScratch() {
     long firstSize = Math.min(maxBlockSizeBytes, LogBlockFormat.AVRO.defaultMaxBlockSizeBytes());
-    return new BlockBuffer((int) firstSize + CROSSING_RECORD_ROOM);
+    return new BlockScratch(
+        new BlockBuffer((int) firstSize + CROSSING_RECORD_ROOM), new ParquetWriterResources());
   }
 
   /** Local files are written with direct I/O where the disk supports it ({@link LogFileOutput}). */

@@ -18,7 +18,8 @@ import org.apache.parquet.io.api.RecordConsumer;
  * ({@code PAR1 … footer … PAR1}) written by parquet-mr into a reusable in-memory buffer. A new
  * {@link ParquetWriter} is opened for each block (parquet-mr writers are single-use), by a {@link
  * DeferredParquetWriter} that, with the dictionary decided per column, opens it once the block's
- * first records have decided it; the buffer and the write support are reused.
+ * first records have decided it; the write support and the thread's {@link BlockScratch} (the
+ * buffer, parquet-mr's buffers and compressors) are reused.
  */
 public final class ParquetBlockBuilder implements DataBlockBuilder {
   private final DeferredParquetWriter writer;
@@ -37,11 +38,11 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
       ParquetCodec codec,
       boolean dictionary,
       boolean dictionaryPerColumn,
-      BlockBuffer content) {
+      BlockScratch scratch) {
     LogMetaColumns metaColumns = metaFields == null ? null : new LogMetaColumns(metaFields);
     BinaryRowWriteSupport writeSupport =
         new BinaryRowWriteSupport(rowType, 0, avroSchema, metaColumns);
-    OutputFile outputFile = new InMemoryOutputFile(content);
+    OutputFile outputFile = new InMemoryOutputFile(scratch.content());
     Configuration configuration = new Configuration(false);
     this.writer =
         new DeferredParquetWriter(
@@ -55,8 +56,9 @@ public final class ParquetBlockBuilder implements DataBlockBuilder {
                 ? new DictionarySampler(rowType, 0, metaFields != null)
                 : null,
             rowType.getFieldCount(),
-            metaColumns == null ? null : metaColumns::next);
-    this.content = content;
+            metaColumns == null ? null : metaColumns::next,
+            scratch.parquet());
+    this.content = scratch.content();
   }
 
   @Override

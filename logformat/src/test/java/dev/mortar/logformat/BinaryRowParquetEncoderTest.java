@@ -69,7 +69,7 @@ class BinaryRowParquetEncoderTest {
             ParquetCodec.NONE,
             true,
             false,
-            new BlockBuffer(1 << 16));
+            new BlockScratch(new BlockBuffer(1 << 16), new ParquetWriterResources()));
     for (int i = 0; i < rows.size(); i++) {
       builder.add(BinaryStringData.fromString("k" + i), i, rows.get(i));
     }

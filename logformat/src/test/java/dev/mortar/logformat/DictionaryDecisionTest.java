@@ -110,7 +110,7 @@ class DictionaryDecisionTest {
             ParquetCodec.SNAPPY,
             true,
             true,
-            new BlockBuffer(1 << 16));
+            new BlockScratch(new BlockBuffer(1 << 16), new ParquetWriterResources()));
     Rows rows = new Rows(seed, 0);
     for (int i = 0; i < RECORDS; i++) {
       builder.add(rows.next(), i, rows.row);

@@ -32,8 +32,8 @@ class RolloverTest {
     LogWriterOptions options =
         LogWriterOptions.builder().maxFileSizeBytes(maxFileSize).maxBlockSizeBytes(6 << 10).build();
 
-    // Both flushes encode into one buffer, as a task that flushes repeatedly does.
-    BlockBuffer taskBuffer = new BlockBuffer(1024);
+    // Both flushes encode with one scratch, as a task that flushes repeatedly does.
+    BlockScratch taskBuffer = new BlockScratch(new BlockBuffer(1024), new ParquetWriterResources());
     List<LogFileStat> first =
         RoundTrip.writeAndVerify(fs, base, options, random, rowType, 600, 10, seed, taskBuffer);
     // A second flush of the same file group in the same instant continues after the last version.

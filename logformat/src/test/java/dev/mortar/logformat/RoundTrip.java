@@ -78,7 +78,7 @@ final class RoundTrip {
     return writeAndVerify(fs, base, options, random, rowType, rows, deletes, seed, null);
   }
 
-  /** The same, encoding into {@code reused} (a buffer shared across flushes) when not null. */
+  /** The same, encoding with {@code reused} (a scratch shared across flushes) when not null. */
   static List<LogFileStat> writeAndVerify(
       FileSystem fs,
       Path base,
@@ -88,7 +88,7 @@ final class RoundTrip {
       int rows,
       int deletes,
       long seed,
-      BlockBuffer reused)
+      BlockScratch reused)
       throws IOException {
     SplittableRandom keys = new SplittableRandom(seed);
     List<List<Object>> expectedRows = new ArrayList<>();

@@ -1,9 +1,11 @@
 package dev.mortar.benchmark.logformat;
 
 import dev.mortar.logformat.AvroSchemas;
+import dev.mortar.logformat.BlockScratch;
 import dev.mortar.logformat.MetaFieldValues;
 import dev.mortar.logformat.ParquetBlockBuilder;
 import dev.mortar.logformat.ParquetCodec;
+import dev.mortar.logformat.ParquetWriterResources;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
@@ -97,7 +99,13 @@ public enum ParquetBlockContender {
               BlockInput.INSTANT, BlockInput.WRITE_TOKEN, BlockInput.PARTITION, BlockInput.FILE_ID);
       this.builder =
           new ParquetBlockBuilder(
-              rowType, avroSchema, meta, codec, dictionary, dictionaryPerColumn, content);
+              rowType,
+              avroSchema,
+              meta,
+              codec,
+              dictionary,
+              dictionaryPerColumn,
+              new BlockScratch(content, new ParquetWriterResources()));
     }
 
     @Override

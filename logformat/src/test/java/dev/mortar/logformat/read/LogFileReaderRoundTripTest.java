@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mortar.logformat.BlockScratch;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.logformat.LogFileStat;
 import dev.mortar.logformat.LogFileWriter;
@@ -59,6 +60,8 @@ class LogFileReaderRoundTripTest {
     SplittableRandom choices = new SplittableRandom(seed);
     FileSystem fs = FileSystem.getLocal(new Configuration());
     int iterations = Seeds.size("mortar.iterations", 6);
+    // one scratch for every run, as one flush thread keeps it across files of other schemas
+    BlockScratch scratch = LogWriterOptions.builder().build().newBlockScratch();
     for (int run = 0; run < iterations; run++) {
       RowType dataType =
           run == 0 ? random.tableRowTypeOfEveryKind() : random.tableRowType(1 + choices.nextInt(8));
@@ -76,7 +79,8 @@ class LogFileReaderRoundTripTest {
       List<Ordering> orderings = new ArrayList<>();
       List<LogFileStat> stats;
       try (LogFileWriter writer =
-          new LogFileWriter(fs, base, partition, FILE_ID, INSTANT, TOKEN, dataType, options)) {
+          new LogFileWriter(
+              fs, base, partition, FILE_ID, INSTANT, TOKEN, dataType, options, scratch)) {
         int rows = choices.nextInt(400);
         for (int i = 0; i < rows; i++) {
           BinaryRowData row = RandomRows.toBinary(dataType, random.tableRow(dataType, i));

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mortar.logformat.AvroReference;
 import dev.mortar.logformat.AvroSchemas;
 import dev.mortar.logformat.BlockBuffer;
+import dev.mortar.logformat.BlockScratch;
 import dev.mortar.logformat.MetaFieldValues;
 import dev.mortar.logformat.NormalForm;
 import dev.mortar.logformat.ParquetBlockBuilder;
 import dev.mortar.logformat.ParquetCodec;
+import dev.mortar.logformat.ParquetWriterResources;
 import dev.mortar.testing.RandomRows;
 import dev.mortar.testing.Seeds;
 import java.io.IOException;
@@ -330,7 +332,7 @@ class ParquetRowReaderTest {
             codec,
             dictionary,
             true,
-            new BlockBuffer(1 << 16));
+            new BlockScratch(new BlockBuffer(1 << 16), new ParquetWriterResources()));
     for (int i = 0; i < rows.data().size(); i++) {
       builder.add(
           BinaryStringData.fromString(recordKey(i)),

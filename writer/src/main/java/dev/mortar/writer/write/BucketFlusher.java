@@ -2,7 +2,7 @@ package dev.mortar.writer.write;
 
 import dev.mortar.buffer.BucketBuffer;
 import dev.mortar.buffer.BufferCursor;
-import dev.mortar.logformat.BlockBuffer;
+import dev.mortar.logformat.BlockScratch;
 import dev.mortar.logformat.LogFileStat;
 import dev.mortar.logformat.LogFileWriter;
 import dev.mortar.logformat.LogWriterOptions;
@@ -18,9 +18,9 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * Writes a sealed bucket buffer as new log file(s) of its file group. A write task makes one and
- * uses it only from its {@link FlushQueue} thread: the block buffer every {@link LogFileWriter}
- * encodes into belongs to this object, so the flush thread shares no mutable state with the task
- * thread (Hadoop's file system is safe to share between threads).
+ * uses it only from its {@link FlushQueue} thread: the {@link BlockScratch} every {@link
+ * LogFileWriter} encodes with belongs to this object, so the flush thread shares no mutable state
+ * with the task thread (Hadoop's file system is safe to share between threads).
  */
 final class BucketFlusher {
   private final FileSystem fs;
@@ -29,7 +29,7 @@ final class BucketFlusher {
   private final LogWriterOptions options;
   private final OrderingField ordering;
   private final String writeToken;
-  private final BlockBuffer blockBuffer;
+  private final BlockScratch scratch;
 
   BucketFlusher(
       FileSystem fs,
@@ -44,7 +44,7 @@ final class BucketFlusher {
     this.options = options;
     this.ordering = ordering;
     this.writeToken = writeToken;
-    this.blockBuffer = options.newContentBuffer();
+    this.scratch = options.newBlockScratch();
   }
 
   /** Writes the records of {@code sealed} under {@code instantTime}; returns the files written. */
@@ -62,7 +62,7 @@ final class BucketFlusher {
             writeToken,
             rowType,
             options,
-            blockBuffer)) {
+            scratch)) {
       BufferCursor cursor = sealed.cursor();
       while (cursor.next()) {
         if (cursor.operation() == Operation.DELETE) {
