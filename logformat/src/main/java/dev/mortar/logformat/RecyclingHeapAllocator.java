@@ -11,19 +11,21 @@ import java.util.Set;
 import org.apache.parquet.bytes.ByteBufferAllocator;
 
 /**
- * The heap buffers parquet-mr's writers on one thread allocate (value and page slabs, compressed
- * pages), lent again once released instead of becoming garbage.
+ * The heap buffers parquet-mr's writers allocate (value and page slabs, compressed pages), lent
+ * again once released instead of becoming garbage.
  *
  * <p>A buffer is a slice of exactly the size asked for over a pooled array whose length is the next
  * power of two, zeroed up to that size as a new array would be. Only the buffer object lent is
- * taken back, once: a second release, or the release of a slice or duplicate of it, is ignored. A
- * released buffer may be lent again at the next allocation, so parquet-mr must not read a buffer
- * after releasing it (parquet-mr 1.14 does not; {@code ParquetWriterResourcesTest} overwrites every
- * released buffer to catch a version that does). Buffers still lent when a content ends are
+ * taken back, once: a second release, or the release of a slice or duplicate of it, is ignored, so
+ * no array is lent to two holders. A released buffer may be lent again at the next allocation:
+ * parquet-mr 1.14 uses no buffer after releasing it ({@code ParquetWriterResourcesTest} overwrites
+ * every array taken back, to catch a version that does). Buffers still lent when a content ends are
  * forgotten, left to the garbage collector; arrays past {@link #RETAINED_LIMIT} bytes in the pool
  * are dropped too.
  *
- * <p>Not thread-safe: one instance belongs to one thread.
+ * <p>Thread-safe, though it is made for one thread's writers: parquet-mr creates every writer's
+ * value writers through one static factory holding the properties of the writer built last, so a
+ * writer built at the same time on another thread may allocate here.
  */
 class RecyclingHeapAllocator implements ByteBufferAllocator {
   /** At most this many bytes of arrays wait in the pool. */
@@ -36,7 +38,7 @@ class RecyclingHeapAllocator implements ByteBufferAllocator {
   private long pooledBytes;
 
   @Override
-  public ByteBuffer allocate(int size) {
+  public synchronized ByteBuffer allocate(int size) {
     int length = arrayLength(size);
     ArrayDeque<byte[]> pooled = pooledByLength.get(length);
     byte[] array;
@@ -53,13 +55,15 @@ class RecyclingHeapAllocator implements ByteBufferAllocator {
   }
 
   @Override
-  public void release(ByteBuffer buffer) {
+  public synchronized void release(ByteBuffer buffer) {
     if (lent.remove(buffer)) {
       recycle(buffer.array());
     }
   }
 
-  /** Puts the array of a buffer taken back into the pool, unless the pool is full. */
+  /**
+   * Puts the array of a buffer taken back into the pool, unless the pool is full; holds the lock.
+   */
   void recycle(byte[] array) {
     if (pooledBytes + array.length <= RETAINED_LIMIT) {
       pooledByLength.computeIfAbsent(array.length, length -> new ArrayDeque<>()).push(array);
@@ -72,13 +76,13 @@ class RecyclingHeapAllocator implements ByteBufferAllocator {
     return false;
   }
 
-  /** The content being written ended: buffers it never released are forgotten. */
-  void contentEnded() {
+  /** A content ended (its writer closed): buffers still lent are forgotten. */
+  synchronized void contentEnded() {
     lent.clear();
   }
 
   /** Bytes of arrays waiting in the pool. */
-  long pooledBytes() {
+  synchronized long pooledBytes() {
     return pooledBytes;
   }
 

@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryRowData;
@@ -21,8 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Parquet blocks written with one thread's buffers and compressors, kept across blocks of other
  * schemas, codecs and dictionary settings, are byte for byte the blocks a fresh set writes. The
- * kept buffers are overwritten as they are taken back, so a parquet-mr that read a buffer after
- * releasing it would write other bytes here. That Hudi reads the blocks is {@code
+ * kept buffers are overwritten as they go back into the pool, so a parquet-mr that used one after
+ * its writer closed would write other bytes here. That Hudi reads the blocks is {@code
  * LogFileReaderRoundTripTest}'s and the writer module's round trips'.
  */
 class ParquetWriterResourcesTest {
@@ -104,7 +107,54 @@ class ParquetWriterResourcesTest {
     assertThat(allocator.recycled).as("buffers taken back and lent again").isPositive();
   }
 
-  /** An allocator that overwrites every buffer it takes back, and counts them. */
+  /**
+   * Writers on two threads at once, each with its own kept resources, write the blocks fresh
+   * resources write. parquet-mr builds every writer's value writers through one static factory that
+   * holds the properties of the writer built last, so a writer may allocate from the other thread's
+   * allocator; the blocks are equal only if that allocator lends no array twice.
+   */
+  @Test
+  void blocksWrittenOnTwoThreadsAtOnceEqualThoseOfFreshOnes() throws Exception {
+    long seed = Seeds.seed("blocksWrittenOnTwoThreadsAtOnceEqualThoseOfFreshOnes");
+    RandomRows random = new RandomRows(seed);
+    RowType rowType = random.tableRowTypeOfEveryKind();
+    List<BinaryRowData> rows = new ArrayList<>();
+    for (int r = 0; r < 400; r++) {
+      rows.add(RandomRows.toBinary(rowType, random.tableRow(rowType, r)));
+    }
+    byte[] expected =
+        block(
+            rowType,
+            rows,
+            ParquetCodec.SNAPPY,
+            true,
+            false,
+            new BlockScratch(new BlockBuffer(1 << 10), new ParquetWriterResources()));
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        done.add(
+            threads.submit(
+                () -> {
+                  BlockScratch kept = new OverwritingAllocator().scratch();
+                  for (int block = 0; block < 60; block++) {
+                    assertThat(block(rowType, rows, ParquetCodec.SNAPPY, true, false, kept))
+                        .as("block %d of a thread, seed %d", block, seed)
+                        .isEqualTo(expected);
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> thread : done) {
+        thread.get();
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  /** An allocator that overwrites every array it pools again, and counts them. */
   private static final class OverwritingAllocator extends RecyclingHeapAllocator {
     int recycled;
 

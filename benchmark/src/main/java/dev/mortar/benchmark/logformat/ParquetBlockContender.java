@@ -37,7 +37,8 @@ import org.apache.parquet.io.api.Binary;
  *       of the workloads' types only.
  * </ul>
  *
- * All open a new parquet-mr writer per block.
+ * All open a new parquet-mr writer per block; Mortar's two keep one thread's buffers and
+ * compressors across blocks ({@code ParquetWriterResources}), as a flush thread does.
  */
 public enum ParquetBlockContender {
   MORTAR,
