@@ -50,16 +50,8 @@ class ParquetWriterResourcesTest {
       boolean dictionary = choices.nextBoolean();
       boolean perColumn = choices.nextBoolean();
 
-      byte[] withKept = block(rowType, rows, codec, dictionary, perColumn, kept);
-      byte[] withFresh =
-          block(
-              rowType,
-              rows,
-              codec,
-              dictionary,
-              perColumn,
-              new BlockScratch(new BlockBuffer(1 << 10), new ParquetWriterResources()));
-      assertThat(withKept)
+      byte[] withFresh = block(rowType, rows, codec, dictionary, perColumn, freshScratch());
+      assertThat(block(rowType, rows, codec, dictionary, perColumn, kept))
           .as(
               "block %d: %d rows of %s, %s, dictionary %s, per column %s, seed %d",
               block, count, rowType, codec, dictionary, perColumn, seed)
@@ -91,14 +83,7 @@ class ParquetWriterResourcesTest {
             RandomRows.toBinary(rowType, GenericRowData.of((long) r, StringData.fromString(text))));
       }
       for (ParquetCodec codec : List.of(ParquetCodec.SNAPPY, ParquetCodec.NONE)) {
-        byte[] withFresh =
-            block(
-                rowType,
-                rows,
-                codec,
-                true,
-                false,
-                new BlockScratch(new BlockBuffer(1 << 10), new ParquetWriterResources()));
+        byte[] withFresh = block(rowType, rows, codec, true, false, freshScratch());
         assertThat(block(rowType, rows, codec, true, false, kept))
             .as("%d rows, %s, seed %d", count, codec, seed)
             .isEqualTo(withFresh);
@@ -122,14 +107,7 @@ class ParquetWriterResourcesTest {
     for (int r = 0; r < 400; r++) {
       rows.add(RandomRows.toBinary(rowType, random.tableRow(rowType, r)));
     }
-    byte[] expected =
-        block(
-            rowType,
-            rows,
-            ParquetCodec.SNAPPY,
-            true,
-            false,
-            new BlockScratch(new BlockBuffer(1 << 10), new ParquetWriterResources()));
+    byte[] expected = block(rowType, rows, ParquetCodec.SNAPPY, true, false, freshScratch());
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
       List<Future<?>> done = new ArrayList<>();
@@ -168,6 +146,10 @@ class ParquetWriterResourcesTest {
     BlockScratch scratch() {
       return new BlockScratch(new BlockBuffer(1 << 10), new ParquetWriterResources(this));
     }
+  }
+
+  private static BlockScratch freshScratch() {
+    return new BlockScratch(new BlockBuffer(1 << 10), new ParquetWriterResources());
   }
 
   private static byte[] block(
