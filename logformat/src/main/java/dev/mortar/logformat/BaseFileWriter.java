@@ -47,6 +47,7 @@ public final class BaseFileWriter implements Closeable {
    * @param rowGroupBytes the row group size: what the writer holds in memory before it writes
    * @param dictionaryPerColumn whether the first rows decide per column where to try a dictionary
    *     (else every column tries it)
+   * @param resources the writing thread's parquet-mr buffers and compressors, kept across files
    */
   public BaseFileWriter(
       FileSystem fs,
@@ -55,7 +56,8 @@ public final class BaseFileWriter implements Closeable {
       Schema avroSchema,
       ParquetCodec codec,
       long rowGroupBytes,
-      boolean dictionaryPerColumn) {
+      boolean dictionaryPerColumn,
+      ParquetWriterResources resources) {
     this.fs = fs;
     this.file = file;
     this.writeSupport =
@@ -77,7 +79,7 @@ public final class BaseFileWriter implements Closeable {
                 : null,
             StoredRowType.META_FIELD_COUNT + dataType.getFieldCount(),
             null,
-            new ParquetWriterResources());
+            resources);
   }
 
   /** Appends one stored row; its record key must not be null. */

@@ -13,7 +13,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * when it closes; the factory lent here ignores that and keeps its compressors, as parquet-mr's own
  * codec pool would keep them.
  *
- * <p>Not thread-safe: one instance belongs to one thread, and to one open writer at a time.
+ * <p>One instance belongs to one thread, and to one open writer at a time: its codecs are not
+ * thread-safe (its allocator is, for the reason given there).
  */
 public final class ParquetWriterResources {
   private final RecyclingHeapAllocator allocator;

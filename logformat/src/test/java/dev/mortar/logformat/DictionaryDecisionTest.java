@@ -140,7 +140,8 @@ class DictionaryDecisionTest {
             AvroSchemas.of(ROW_TYPE, "record", true),
             ParquetCodec.SNAPPY,
             1 << 20,
-            perColumn)) {
+            perColumn,
+            new ParquetWriterResources())) {
       Rows rows = new Rows(seed, StoredRowType.META_FIELD_COUNT);
       for (int i = 0; i < RECORDS; i++) {
         rows.next();

@@ -4,6 +4,7 @@ import dev.mortar.buffer.PagePool;
 import dev.mortar.logformat.BaseFileWriter;
 import dev.mortar.logformat.BaseFileWriter.BaseFileStat;
 import dev.mortar.logformat.ParquetCodec;
+import dev.mortar.logformat.ParquetWriterResources;
 import dev.mortar.logformat.read.StoredRowType;
 import dev.mortar.writer.input.OrderingField;
 import dev.mortar.writer.table.CompactionWriteStat;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
  *       delete it.
  * </ol>
  *
- * Running a task again is therefore always safe, whatever an earlier attempt left.
+ * Running a task again is therefore always safe, whatever an earlier attempt left. One compaction
+ * thread uses an instance, which keeps parquet-mr's buffers and compressors from one base file to
+ * the next ({@link ParquetWriterResources}).
  */
 final class FileGroupCompactor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FileGroupCompactor.class);
@@ -49,6 +52,7 @@ final class FileGroupCompactor implements AutoCloseable {
   private final boolean dictionaryPerColumn;
   private final String writeToken;
   private final SliceMerger merger;
+  private final ParquetWriterResources parquetResources = new ParquetWriterResources();
 
   FileGroupCompactor(
       FileSystem fs,
@@ -104,7 +108,14 @@ final class FileGroupCompactor implements AutoCloseable {
     BaseFileStat written;
     try (BaseFileWriter writer =
         new BaseFileWriter(
-            fs, file, dataType, storedSchema, codec, rowGroupBytes, dictionaryPerColumn)) {
+            fs,
+            file,
+            dataType,
+            storedSchema,
+            codec,
+            rowGroupBytes,
+            dictionaryPerColumn,
+            parquetResources)) {
       counts = merger.merge(partitionDir, task.baseFileName(), task.logFileNames(), writer, stop);
       written = writer.finish();
     } catch (CancellationException e) {
