@@ -78,15 +78,20 @@ record BaseFiles(
     }
   }
 
-  /**
-   * At least one compaction completed and none is pending; the base files on disk are exactly those
-   * the completed commits list and no completed clean deleted (none of a failed attempt, none of an
-   * unfinished compaction); each commit lists one base file per file group; no completed compaction
-   * left its markers ({@code .hoodie/.temp/C}).
-   */
+  /** At least one compaction completed, and {@link #verifyNoStrayBaseFiles} holds. */
   void verifyOnlyCommittedBaseFiles(String path, String what) {
-    assertThat(HudiClient.pendingCompactions(path)).as("pending compactions, %s", what).isEmpty();
     assertThat(committed).as("completed compactions, %s", what).isNotEmpty();
+    verifyNoStrayBaseFiles(path, what);
+  }
+
+  /**
+   * No compaction is pending; the base files on disk are exactly those the completed commits list
+   * and no completed clean deleted (none of a failed attempt, none of an unfinished compaction);
+   * each commit lists one base file per file group; no completed compaction left its markers
+   * ({@code .hoodie/.temp/C}).
+   */
+  void verifyNoStrayBaseFiles(String path, String what) {
+    assertThat(HudiClient.pendingCompactions(path)).as("pending compactions, %s", what).isEmpty();
     assertThat(onDisk.keySet())
         .as("instants of the base files on disk are completed compactions, %s", what)
         .isSubsetOf(committed.keySet());

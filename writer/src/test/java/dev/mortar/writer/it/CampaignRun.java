@@ -248,9 +248,11 @@ final class CampaignRun {
           }
         });
     if (job.compactionDeltaCommits() > 0) {
+      // A short run may end before its only plan completes: the end of input unschedules it and
+      // its logs stay for the next plan. The campaign judges what is left, not that one completed.
       verdict.check(
           "only committed base files",
-          () -> BaseFiles.read(job.path()).verifyOnlyCommittedBaseFiles(job.path(), "campaign"));
+          () -> BaseFiles.read(job.path()).verifyNoStrayBaseFiles(job.path(), "campaign"));
     }
     if (job.cleanRetainCommits() > 0) {
       verdict.check("cleans and archival settled", () -> checkCleansAndArchive(job.path()));
