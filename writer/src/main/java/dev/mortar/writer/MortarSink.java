@@ -13,6 +13,7 @@ import dev.mortar.writer.commit.CommitOperator;
 import dev.mortar.writer.compaction.AfterCompaction;
 import dev.mortar.writer.compaction.CompactionStages;
 import dev.mortar.writer.compaction.CompactionTask;
+import dev.mortar.writer.input.UncopiedInput;
 import dev.mortar.writer.input.WriteInput;
 import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.settings.SinkSettings;
@@ -62,8 +63,9 @@ import org.apache.flink.table.types.logical.RowType;
  *
  * <p>With one write task behind an input of parallelism 1, that task owns every bucket: it is
  * chained to the input and assigns key and bucket itself, so rows skip the network (its
- * serialization and the wake-up of an idle write thread for every network buffer) and the copy
- * between chained operators.
+ * serialization and the wake-up of an idle write thread for every network buffer). Either first
+ * operator takes its input's rows without the copy Flink makes between chained operators when
+ * object reuse is off ({@link UncopiedInput}).
  */
 public final class MortarSink {
   private final SinkSettings settings;
@@ -97,7 +99,7 @@ public final class MortarSink {
         settings.parallelism() != null ? settings.parallelism() : input.getParallelism();
     SingleOutputStreamOperator<WriteResult> written =
         writeTasks == 1 && input.getParallelism() == 1
-            ? write(input, new ShuffleRowMaker(settings))
+            ? write(UncopiedInput.of(input), new ShuffleRowMaker(settings))
             : write(shuffle(input, writeTasks), WriteInput.shuffleBatches(settings.rowType()));
     written.setParallelism(writeTasks);
     if (settings.managedBufferMemory()) {
@@ -142,7 +144,7 @@ public final class MortarSink {
   /** The batcher, chained to the input, and the bucket shuffle to {@code writeTasks} tasks. */
   private DataStream<MortarRowBatch> shuffle(DataStream<RowData> input, int writeTasks) {
     SingleOutputStreamOperator<MortarRowBatch> batched =
-        input
+        UncopiedInput.of(input)
             .transform(
                 "mortar-assign: " + settings.tableName(),
                 new MortarRowBatchTypeInfo(),

@@ -6,6 +6,7 @@ import dev.mortar.writer.it.Changelog;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.StreamSupport;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * How rows reach the write tasks: through the assigner and the bucket shuffle, except with one
  * write task behind an input of parallelism 1, which is chained to the input and assigns itself.
+ * Either first operator takes its input's rows without Flink's copy.
  */
 class MortarSinkTopologyTest {
   @TempDir Path dir;
@@ -53,6 +55,20 @@ class MortarSinkTopologyTest {
     assertThat(write.getInEdges()).hasSize(1);
     assertThat(write.getInEdges().get(0).getPartitioner())
         .isInstanceOf(forwarded ? ForwardPartitioner.class : CustomPartitionerWrapper.class);
+    StreamNode first =
+        graph.getStreamNodes().stream()
+            .filter(
+                node ->
+                    node.getOperatorName().startsWith(forwarded ? "mortar-write" : "mortar-assign"))
+            .findFirst()
+            .orElseThrow();
+    @SuppressWarnings("unchecked")
+    TypeSerializer<RowData> inputSerializer =
+        (TypeSerializer<RowData>) first.getTypeSerializersIn()[0];
+    RowData row = GenericRowData.of(1L, null, null, null, null);
+    assertThat(inputSerializer.copy(row))
+        .as("the sink's first operator takes rows uncopied")
+        .isSameAs(row);
     List<String> tasks =
         StreamSupport.stream(graph.getJobGraph().getVertices().spliterator(), false)
             .map(JobVertex::getName)

@@ -300,14 +300,22 @@ record SinkJob(
 
   /** Adds the changelog source and the DataStream sink to {@code env}. */
   void addDataStream(StreamExecutionEnvironment env, Changelog changelog) {
-    DataStream<RowData> rows =
-        env.addSource(
-                new ChangelogSource<>(
-                    changelog, changelog.winners(ordering), perCheckpoint, Changelog.Op::toRowData),
-                "changelog",
-                InternalTypeInfo.of(Changelog.ROW_TYPE))
-            .uid(SOURCE_UID)
-            .setParallelism(1);
+    addSink(changelogSource(env, changelog));
+  }
+
+  /** Adds the changelog source, of parallelism 1, to {@code env}. */
+  DataStream<RowData> changelogSource(StreamExecutionEnvironment env, Changelog changelog) {
+    return env.addSource(
+            new ChangelogSource<>(
+                changelog, changelog.winners(ordering), perCheckpoint, Changelog.Op::toRowData),
+            "changelog",
+            InternalTypeInfo.of(Changelog.ROW_TYPE))
+        .uid(SOURCE_UID)
+        .setParallelism(1);
+  }
+
+  /** Adds the DataStream sink after {@code rows}. */
+  void addSink(DataStream<RowData> rows) {
     MortarSink.Builder sink =
         MortarSink.builder(Changelog.ROW_TYPE)
             .path(path)
