@@ -85,4 +85,32 @@ class MortarSinkTopologyTest {
       assertThat(tasks).anyMatch(name -> name.startsWith("mortar-write"));
     }
   }
+
+  @ParameterizedTest(name = "input {0}, write tasks {1}")
+  @CsvSource({"1,1", "2,2"})
+  void aPartitionerOfTheUsersInFrontOfTheSinkIsKept(int inputParallelism, int writeTasks) {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    DataStream<RowData> input =
+        env.fromSequence(1, 10)
+            .map(id -> (RowData) GenericRowData.of(id, null, null, null, null))
+            .returns(InternalTypeInfo.of(Changelog.ROW_TYPE))
+            .setParallelism(inputParallelism)
+            .rebalance();
+    MortarSink.builder(Changelog.ROW_TYPE)
+        .path(dir.resolve("t").toUri().toString())
+        .recordKey("id")
+        .parallelism(writeTasks)
+        .build()
+        .sinkTo(input);
+
+    StreamNode first =
+        env.getStreamGraph().getStreamNodes().stream()
+            .filter(node -> node.getOperatorName().startsWith("mortar-"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(first.getInEdges()).hasSize(1);
+    assertThat(first.getInEdges().get(0).getPartitioner())
+        .as("the edge of the user's rebalance(), not a forward edge")
+        .isNotInstanceOf(ForwardPartitioner.class);
+  }
 }

@@ -1,6 +1,7 @@
 package dev.mortar.writer.input;
 
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.transformations.PartitionTransformation;
 
 /**
  * The sink's input as a stream whose records reach the next operator without Flink's copy between
@@ -28,9 +29,14 @@ public final class UncopiedInput {
   /**
    * {@code input} behind a forward edge whose next operator gets the records uncopied. That
    * operator must run at {@code input}'s parallelism and must not keep a record, or anything it
-   * points into, once it has processed it.
+   * points into, once it has processed it. An input that already ends in a partitioner of the
+   * user's ({@code rebalance()}, {@code keyBy(...)}) is returned as it is: that edge is kept, and
+   * records that cross the network are not copied anyway.
    */
   public static <T> DataStream<T> of(DataStream<T> input) {
+    if (input.getTransformation() instanceof PartitionTransformation) {
+      return input;
+    }
     DataStream<T> forwarded = input.forward();
     forwarded.getTransformation().setOutputType(new UncopiedTypeInfo<>(input.getType()));
     return forwarded;
