@@ -34,17 +34,7 @@ class MortarSinkTopologyTest {
   void writeTasksGetRowsThroughTheShuffleUnlessOneTaskFollowsOneInput(
       int inputParallelism, int writeTasks, boolean forwarded) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    DataStream<RowData> input =
-        env.fromSequence(1, 10)
-            .map(id -> (RowData) GenericRowData.of(id, null, null, null, null))
-            .returns(InternalTypeInfo.of(Changelog.ROW_TYPE))
-            .setParallelism(inputParallelism);
-    MortarSink.builder(Changelog.ROW_TYPE)
-        .path(dir.resolve("t").toUri().toString())
-        .recordKey("id")
-        .parallelism(writeTasks)
-        .build()
-        .sinkTo(input);
+    addSink(rows(env, inputParallelism), writeTasks);
     StreamGraph graph = env.getStreamGraph();
 
     StreamNode write =
@@ -90,18 +80,7 @@ class MortarSinkTopologyTest {
   @CsvSource({"1,1", "2,2"})
   void aPartitionerOfTheUsersInFrontOfTheSinkIsKept(int inputParallelism, int writeTasks) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    DataStream<RowData> input =
-        env.fromSequence(1, 10)
-            .map(id -> (RowData) GenericRowData.of(id, null, null, null, null))
-            .returns(InternalTypeInfo.of(Changelog.ROW_TYPE))
-            .setParallelism(inputParallelism)
-            .rebalance();
-    MortarSink.builder(Changelog.ROW_TYPE)
-        .path(dir.resolve("t").toUri().toString())
-        .recordKey("id")
-        .parallelism(writeTasks)
-        .build()
-        .sinkTo(input);
+    addSink(rows(env, inputParallelism).rebalance(), writeTasks);
 
     StreamNode first =
         env.getStreamGraph().getStreamNodes().stream()
@@ -112,5 +91,21 @@ class MortarSinkTopologyTest {
     assertThat(first.getInEdges().get(0).getPartitioner())
         .as("the edge of the user's rebalance(), not a forward edge")
         .isNotInstanceOf(ForwardPartitioner.class);
+  }
+
+  private static DataStream<RowData> rows(StreamExecutionEnvironment env, int parallelism) {
+    return env.fromSequence(1, 10)
+        .map(id -> (RowData) GenericRowData.of(id, null, null, null, null))
+        .returns(InternalTypeInfo.of(Changelog.ROW_TYPE))
+        .setParallelism(parallelism);
+  }
+
+  private void addSink(DataStream<RowData> input, int writeTasks) {
+    MortarSink.builder(Changelog.ROW_TYPE)
+        .path(dir.resolve("t").toUri().toString())
+        .recordKey("id")
+        .parallelism(writeTasks)
+        .build()
+        .sinkTo(input);
   }
 }

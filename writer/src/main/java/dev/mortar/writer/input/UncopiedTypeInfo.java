@@ -64,10 +64,13 @@ final class UncopiedTypeInfo<T> extends TypeInformation<T> {
     return new UncopiedSerializer<>(type.createSerializer(config));
   }
 
-  /** Flink 1.20's abstract variant; Flink 2 removed it, so it carries no {@code @Override}. */
+  /**
+   * Flink 1.20's abstract variant; Flink 2 removed it, so it carries no {@code @Override} and calls
+   * only what both lines have.
+   */
   @Deprecated
   public TypeSerializer<T> createSerializer(ExecutionConfig config) {
-    return new UncopiedSerializer<>(type.createSerializer(config));
+    return createSerializer(config.getSerializerConfig());
   }
 
   @Override
