@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.writer.it.Changelog;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.StreamSupport;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -85,7 +86,7 @@ class MortarSinkTopologyTest {
     StreamNode first =
         env.getStreamGraph().getStreamNodes().stream()
             .filter(node -> node.getOperatorName().startsWith("mortar-"))
-            .findFirst()
+            .min(Comparator.comparingInt(StreamNode::getId))
             .orElseThrow();
     assertThat(first.getInEdges()).hasSize(1);
     assertThat(first.getInEdges().get(0).getPartitioner())
