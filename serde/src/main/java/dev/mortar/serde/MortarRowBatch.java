@@ -5,6 +5,8 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
 
 /**
  * Shuffle rows bound for one write task, sent through the shuffle as one record.
@@ -35,8 +37,18 @@ public final class MortarRowBatch {
   /** Spare batches a serializer keeps beyond this many are left to the GC. */
   static final int MAX_SPARES = 4;
 
+  /**
+   * The array's first size in a batch read from the wire: the writer sends a batch once it holds 8
+   * KiB, so this holds it with a last row of up to 24 KiB, and most jobs never grow it.
+   */
+  static final int RECEIVING_BYTES = 32 * 1024;
+
   private final int task;
   private DataOutputSerializer bytes;
+
+  /** A segment over {@link #bytes}' array, made again when the array is replaced. */
+  private MemorySegment segment;
+
   private int rowCount;
 
   /**
@@ -56,6 +68,7 @@ public final class MortarRowBatch {
   public MortarRowBatch(int task, int initialBytes) {
     this.task = task;
     this.bytes = new DataOutputSerializer(Math.max(1, initialBytes));
+    this.segment = MemorySegmentFactory.wrap(bytes.getSharedBuffer());
   }
 
   public int task() {
@@ -132,10 +145,23 @@ public final class MortarRowBatch {
     return bytes.getSharedBuffer();
   }
 
+  /**
+   * A segment over {@link #array()}. A batch read from the wire keeps its segment from batch to
+   * batch; one its sender built is wrapped again when its array grew.
+   */
+  MemorySegment segment() {
+    byte[] array = bytes.getSharedBuffer();
+    if (segment.getArray() != array) {
+      segment = MemorySegmentFactory.wrap(array);
+    }
+    return segment;
+  }
+
   /** Replaces the rows with {@code size} bytes of {@code rowCount} records read from {@code in}. */
   void readFrom(DataInputView in, int rowCount, int size) throws IOException {
     if (bytes.getSharedBuffer().length < size) {
       bytes = new DataOutputSerializer(size); // a stream write into it does not grow it
+      segment = MemorySegmentFactory.wrap(bytes.getSharedBuffer());
     }
     bytes.clear();
     bytes.write(in, size);

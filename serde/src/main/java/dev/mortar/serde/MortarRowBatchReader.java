@@ -57,11 +57,8 @@ public final class MortarRowBatchReader {
    */
   public void reset(MortarRowBatch batch) {
     batch.checkNotRecycled();
-    byte[] array = batch.array();
-    if (segments[0].getArray() != array) {
-      segments[0] = MemorySegmentFactory.wrap(array);
-    }
-    in.setBuffer(array, 0, batch.sizeInBytes());
+    segments[0] = batch.segment();
+    in.setBuffer(batch.array(), 0, batch.sizeInBytes());
     remaining = batch.rowCount();
   }
 

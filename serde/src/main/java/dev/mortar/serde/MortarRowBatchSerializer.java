@@ -16,13 +16,26 @@ import org.apache.flink.core.memory.DataOutputView;
  * <p>{@link #deserialize(DataInputView)} (Flink's network input calls it, without reuse) fills a
  * batch its reader handed back with {@link MortarRowBatch#recycle()} when it has one, else a new
  * one. The spare batches belong to this instance, which is why {@link #duplicate()} makes a new
- * one: Flink gives each task its own, and a task deserializes and recycles on one thread.
+ * one: Flink gives each task its own, and a task deserializes and recycles on one thread. A new
+ * instance (also one Java deserialization gives Flink, by {@code readResolve}) starts with one
+ * spare of {@link MortarRowBatch#RECEIVING_BYTES}, so that a job's first batch takes the path every
+ * later batch takes (rfc/0005, "Per-job deoptimization").
  */
 public final class MortarRowBatchSerializer extends TypeSerializer<MortarRowBatch> {
   private static final long serialVersionUID = 1L;
 
-  /** Batches handed back by {@link MortarRowBatch#recycle()}; created on first use. */
-  private transient ArrayDeque<MortarRowBatch> spares;
+  /** Batches handed back by {@link MortarRowBatch#recycle()}. */
+  private final transient ArrayDeque<MortarRowBatch> spares;
+
+  public MortarRowBatchSerializer() {
+    spares = new ArrayDeque<>(MortarRowBatch.MAX_SPARES);
+    spares.push(newReceivingBatch());
+  }
+
+  /** A deserialized serializer is a new one, with its own spare batch. */
+  private Object readResolve() {
+    return new MortarRowBatchSerializer();
+  }
 
   @Override
   public boolean isImmutableType() {
@@ -37,6 +50,10 @@ public final class MortarRowBatchSerializer extends TypeSerializer<MortarRowBatc
   @Override
   public MortarRowBatch createInstance() {
     return new MortarRowBatch(MortarRowBatch.NO_TASK, 0);
+  }
+
+  private static MortarRowBatch newReceivingBatch() {
+    return new MortarRowBatch(MortarRowBatch.NO_TASK, MortarRowBatch.RECEIVING_BYTES);
   }
 
   @Override
@@ -68,10 +85,7 @@ public final class MortarRowBatchSerializer extends TypeSerializer<MortarRowBatc
 
   @Override
   public MortarRowBatch deserialize(DataInputView in) throws IOException {
-    if (spares == null) {
-      spares = new ArrayDeque<>(MortarRowBatch.MAX_SPARES);
-    }
-    MortarRowBatch batch = spares.isEmpty() ? createInstance() : spares.pop();
+    MortarRowBatch batch = spares.isEmpty() ? newReceivingBatch() : spares.pop();
     batch.readBy(spares);
     return deserialize(batch, in);
   }

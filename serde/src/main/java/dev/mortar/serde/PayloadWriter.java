@@ -67,6 +67,13 @@ public final class PayloadWriter {
 
   private static final int SINGLE_FIXED_PART = BinaryRowData.calculateFixPartSizeInBytes(1);
 
+  /**
+   * The array's first size: rows up to this size never grow it, so a job's first rows take the
+   * branch every later row takes, and the code the JIT compiled in an earlier job of the same JVM
+   * keeps running (rfc/0005, "Per-job deoptimization").
+   */
+  private static final int INITIAL_BYTES = 64 * 1024;
+
   private final Kind[] kinds;
   private final LogicalType[] types;
 
@@ -107,7 +114,7 @@ public final class PayloadWriter {
     nullBitsBytes = BinaryRowData.calculateBitSetWidthInBytes(arity);
     fixedPartBytes = BinaryRowData.calculateFixPartSizeInBytes(arity);
     row = new BinaryRowData(arity);
-    bytes = new byte[Math.max(256, 2 * fixedPartBytes)];
+    bytes = new byte[Math.max(INITIAL_BYTES, 2 * fixedPartBytes)];
     segment = MemorySegmentFactory.wrap(bytes);
     segments = new MemorySegment[] {segment};
   }

@@ -9,12 +9,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 
 /** Batches of shuffle rows: wire round trips, views without copies, corrupt input. */
@@ -138,6 +140,51 @@ class MortarRowBatchTest {
       }
     }
     assertThat(reused).as("batches handed out again after recycle()").isGreaterThan(100);
+  }
+
+  @Test
+  void everySerializerReadsItsFirstBatchIntoASpareItMadeBeforehand() throws Exception {
+    RowType type = RowType.of(new BigIntType(false));
+    RandomMortarRows random = new RandomMortarRows(Seeds.seed("first batch spare"));
+    MortarRowBatch sent = new MortarRowBatch(0, 16);
+    sent.add(random.mortarRow(type), new MortarRowSerializer(type));
+    byte[] wire = serialize(sent);
+    MortarRowBatchSerializer made = new MortarRowBatchSerializer();
+    // how Flink hands a task its input serializer: Java-serialized in the task's configuration
+    MortarRowBatchSerializer shipped = InstantiationUtil.clone(made);
+    TypeSerializer<MortarRowBatch> duplicated = made.duplicate();
+    List<MortarRowBatch> firsts = new ArrayList<>();
+    for (TypeSerializer<MortarRowBatch> serializer : List.of(made, shipped, duplicated)) {
+      MortarRowBatch first = serializer.deserialize(new DataInputDeserializer(wire));
+      assertThat(first).isEqualTo(sent);
+      assertThat(first.array()).hasSize(MortarRowBatch.RECEIVING_BYTES);
+      assertThat(firsts.stream().noneMatch(other -> other == first)).isTrue();
+      firsts.add(first);
+      first.recycle();
+      assertThat(serializer.deserialize(new DataInputDeserializer(wire))).isSameAs(first);
+    }
+  }
+
+  @Test
+  void theReaderFollowsABuiltBatchWhoseArrayGrew() throws IOException {
+    RandomMortarRows random = new RandomMortarRows(Seeds.seed("grown batch"));
+    RowType type = random.rowType(8);
+    MortarRowSerializer rows = new MortarRowSerializer(type);
+    MortarRowBatchReader reader = new MortarRowBatchReader(type);
+    MortarRowBatch batch = new MortarRowBatch(0, 16);
+    List<MortarRow> expected = new ArrayList<>();
+    for (int round = 0; round < 6; round++) {
+      for (int i = 0; i < 1 << round; i++) {
+        MortarRow row = random.mortarRow(type);
+        expected.add(row);
+        batch.add(row, rows);
+      }
+      reader.reset(batch);
+      for (MortarRow row : expected) {
+        assertThat(reader.next()).as("round %d", round).isEqualTo(row);
+      }
+      assertThat(reader.next()).isNull();
+    }
   }
 
   @Test

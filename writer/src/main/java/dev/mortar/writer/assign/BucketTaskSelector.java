@@ -3,7 +3,6 @@ package dev.mortar.writer.assign;
 import dev.mortar.serde.MortarRow;
 import dev.mortar.serde.MortarRowBatch;
 import dev.mortar.writer.table.BucketIndex;
-import java.io.Serializable;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.binary.BinaryStringData;
@@ -20,19 +19,24 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * 0 and adds {@code bucket % tasks} to it, wrapping once: the same task, by {@code (a + b) mod p =
  * (a mod p + b mod p) mod p}, for one int remainder per row instead of two long ones.
  */
-public final class BucketTaskSelector implements Serializable {
-  private static final long serialVersionUID = 1L;
+public final class BucketTaskSelector {
 
   private final int buckets;
   private final int writeTasks;
-  private transient BinaryStringData lastPartition;
+
+  /**
+   * The partition of the last row, the empty one (a table without partitions) before the first: a
+   * job's first row then takes the branch its later rows take (rfc/0005, "Per-job deoptimization").
+   */
+  private BinaryStringData lastPartition = BinaryStringData.EMPTY_UTF8;
 
   /** The task of bucket 0 of {@link #lastPartition}. */
-  private transient int firstTaskOfPartition;
+  private int firstTaskOfPartition;
 
   public BucketTaskSelector(int buckets, int writeTasks) {
     this.buckets = buckets;
     this.writeTasks = writeTasks;
+    this.firstTaskOfPartition = BucketIndex.taskFor("", 0, buckets, writeTasks);
   }
 
   /** The write task of the row's (partition, bucket). */

@@ -27,7 +27,8 @@ import org.apache.flink.table.data.RowData;
  * {@value #BATCH_BYTES} bytes a batch holds ~40 Schema1 rows, a quarter of a network buffer: most
  * batches lie inside one buffer and are read without the reader's copy of records that span two. A
  * row larger than that leaves at once with the batch it was added to. Each task holds one batch per
- * write task, less than {@value #BATCH_BYTES} bytes each between rows.
+ * write task, less than {@value #BATCH_BYTES} bytes of rows each between rows, in an array of twice
+ * that.
  */
 public final class ShuffleBatcher extends AbstractStreamOperator<MortarRowBatch>
     implements OneInputStreamOperator<RowData, MortarRowBatch>, BoundedOneInput {
@@ -39,8 +40,8 @@ public final class ShuffleBatcher extends AbstractStreamOperator<MortarRowBatch>
   private final SinkSettings settings;
   private final int writeTasks;
   private final ShuffleRowMaker rows;
-  private final BucketTaskSelector tasks;
 
+  private transient BucketTaskSelector tasks;
   private transient MortarRowSerializer serializer;
   private transient MortarRowBatch[] batches;
 
@@ -48,7 +49,6 @@ public final class ShuffleBatcher extends AbstractStreamOperator<MortarRowBatch>
     this.settings = settings;
     this.writeTasks = writeTasks;
     this.rows = new ShuffleRowMaker(settings);
-    this.tasks = new BucketTaskSelector(settings.buckets(), writeTasks);
   }
 
   /** A batcher that is always chained to its input. */
@@ -61,10 +61,13 @@ public final class ShuffleBatcher extends AbstractStreamOperator<MortarRowBatch>
   public void open() throws Exception {
     super.open();
     rows.open(getMetricGroup());
+    tasks = new BucketTaskSelector(settings.buckets(), writeTasks);
     serializer = new MortarRowSerializer(settings.rowType());
     batches = new MortarRowBatch[writeTasks];
     for (int task = 0; task < writeTasks; task++) {
-      batches[task] = new MortarRowBatch(task, BATCH_BYTES + 1024);
+      // a batch under BATCH_BYTES takes any row of up to BATCH_BYTES without growing, so a job's
+      // first batches take the path later ones take (rfc/0005, "Per-job deoptimization")
+      batches[task] = new MortarRowBatch(task, 2 * BATCH_BYTES);
     }
   }
 

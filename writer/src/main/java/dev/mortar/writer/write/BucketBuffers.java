@@ -10,6 +10,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
@@ -26,32 +27,59 @@ final class BucketBuffers implements AutoCloseable {
   private final String tableName;
   private final int buckets;
   private final Deduplication deduplication;
-  private final Map<BinaryStringData, BucketSlot[]> slotsByPartition = new HashMap<>();
+  private final Map<BinaryStringData, PartitionSlots> slotsByPartition = new HashMap<>();
   private final Map<BucketBuffer, BucketSlot> slotsByBuffer = new IdentityHashMap<>();
+
+  /** The partition of the last row; the empty one (a table without partitions) before the first. */
+  private PartitionSlots lastPartition;
+
+  /** A partition's slots by bucket, with the partition path they were made for. */
+  private record PartitionSlots(BinaryStringData path, BucketSlot[] byBucket) {}
 
   BucketBuffers(PagePool pool, String tableName, int buckets, Deduplication deduplication) {
     this.pool = pool;
     this.tableName = tableName;
     this.buckets = buckets;
     this.deduplication = deduplication;
+    this.lastPartition = partitionSlots(BinaryStringData.EMPTY_UTF8);
   }
 
+  /** The slot of a row's (partition, bucket), made when its first row comes. */
   BucketSlot slot(BinaryStringData partitionPath, int bucket) {
-    BucketSlot[] slots = slotsByPartition.get(partitionPath);
+    if (!partitionPath.equals(lastPartition.path())) {
+      lastPartition = partitionSlots(partitionPath);
+    }
+    BucketSlot slot = lastPartition.byBucket()[bucket];
+    return slot != null ? slot : newSlot(lastPartition, bucket);
+  }
+
+  /**
+   * Makes the slots of the given buckets of a table without partitions before the task's first row,
+   * so that a job's first rows take the branches later rows take (rfc/0005, "Per-job
+   * deoptimization").
+   */
+  void openSlots(IntStream buckets) {
+    PartitionSlots noPartition = partitionSlots(BinaryStringData.EMPTY_UTF8);
+    buckets.forEach(bucket -> newSlot(noPartition, bucket));
+  }
+
+  private PartitionSlots partitionSlots(BinaryStringData partitionPath) {
+    PartitionSlots slots = slotsByPartition.get(partitionPath);
     if (slots == null) {
-      slots = new BucketSlot[buckets];
-      slotsByPartition.put(partitionPath.copy(), slots);
+      BinaryStringData path = partitionPath.copy();
+      slots = new PartitionSlots(path, new BucketSlot[buckets]);
+      slotsByPartition.put(path, slots);
     }
-    BucketSlot slot = slots[bucket];
-    if (slot == null) {
-      String partition = partitionPath.toString();
-      BucketBuffer buffer = pool.newBuffer(partition + "#" + bucket, deduplication);
-      slot =
-          new BucketSlot(
-              partition, bucket, BucketIndex.fileId(tableName, partition, bucket), buffer);
-      slots[bucket] = slot;
-      slotsByBuffer.put(buffer, slot);
-    }
+    return slots;
+  }
+
+  private BucketSlot newSlot(PartitionSlots partition, int bucket) {
+    String path = partition.path().toString();
+    BucketBuffer buffer = pool.newBuffer(path + "#" + bucket, deduplication);
+    BucketSlot slot =
+        new BucketSlot(path, bucket, BucketIndex.fileId(tableName, path, bucket), buffer);
+    partition.byBucket()[bucket] = slot;
+    slotsByBuffer.put(buffer, slot);
     return slot;
   }
 

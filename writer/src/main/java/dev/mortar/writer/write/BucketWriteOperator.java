@@ -8,6 +8,7 @@ import dev.mortar.writer.coordinator.InstantResponse;
 import dev.mortar.writer.input.OrderingField;
 import dev.mortar.writer.input.WriteInput;
 import dev.mortar.writer.settings.SinkSettings;
+import dev.mortar.writer.table.BucketIndex;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.WriteStat;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import javax.annotation.Nullable;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -107,9 +109,15 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
             settings.tableName(),
             settings.buckets(),
             settings.deduplication());
+    int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    if (settings.partitionFields().isEmpty()) {
+      int writeTasks = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+      buffers.openSlots(
+          IntStream.range(0, settings.buckets())
+              .filter(b -> BucketIndex.taskFor("", b, settings.buckets(), writeTasks) == subtask));
+    }
     metrics = new WriterMetrics(getMetricGroup(), buffers);
     input.open(getMetricGroup());
-    int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
     instantClient =
         new InstantClient(
