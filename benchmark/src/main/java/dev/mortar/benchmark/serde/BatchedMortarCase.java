@@ -26,7 +26,7 @@ final class BatchedMortarCase implements ShuffleCase {
   private final MortarRowBatchSerializer batches = new MortarRowBatchSerializer();
   private final List<MortarRow> records;
   private final SerdeCase.RecordBuilder<MortarRow> builder;
-  private final MortarRowBatch batch = new MortarRowBatch(0, ShuffleBatcher.BATCH_BYTES + 1024);
+  private final MortarRowBatch batch = ShuffleBatcher.newBatch(0);
   private final MortarRowBatchReader reader;
   private final DataOutputSerializer out = new DataOutputSerializer(1 << 20);
   private final DataInputDeserializer in = new DataInputDeserializer();
@@ -101,17 +101,18 @@ final class BatchedMortarCase implements ShuffleCase {
   /** Reads every row: its metadata into {@code blackhole}, or a copy of it into {@code copies}. */
   private void receive(Blackhole blackhole, List<MortarRow> copies) throws IOException {
     in.setBuffer(out.getSharedBuffer(), 0, out.length());
+    // one action for every batch, as the write task passes its one row consumer
+    MortarRowBatchReader.RowAction<RuntimeException> action =
+        row -> {
+          if (copies != null) {
+            copies.add(rows.copy(row));
+          } else {
+            SerdeContender.readMortarRow(row, blackhole);
+            blackhole.consume(row);
+          }
+        };
     while (in.available() > 0) {
-      reader.forEachRowThenRecycle(
-          batches.deserialize(in),
-          row -> {
-            if (copies != null) {
-              copies.add(rows.copy(row));
-            } else {
-              SerdeContender.readMortarRow(row, blackhole);
-              blackhole.consume(row);
-            }
-          });
+      reader.forEachRowThenRecycle(batches.deserialize(in), action);
     }
   }
 }

@@ -51,6 +51,15 @@ public final class ShuffleBatcher extends AbstractStreamOperator<MortarRowBatch>
     this.rows = new ShuffleRowMaker(settings);
   }
 
+  /**
+   * An empty batch for {@code task}: a batch under {@link #BATCH_BYTES} takes any row of up to
+   * {@link #BATCH_BYTES} without growing, so a job's first batches take the path later ones take
+   * (rfc/0005, "Per-job deoptimization").
+   */
+  public static MortarRowBatch newBatch(int task) {
+    return new MortarRowBatch(task, 2 * BATCH_BYTES);
+  }
+
   /** A batcher that is always chained to its input. */
   public static OneInputStreamOperatorFactory<RowData, MortarRowBatch> chained(
       SinkSettings settings, int writeTasks) {
@@ -65,9 +74,7 @@ public final class ShuffleBatcher extends AbstractStreamOperator<MortarRowBatch>
     serializer = new MortarRowSerializer(settings.rowType());
     batches = new MortarRowBatch[writeTasks];
     for (int task = 0; task < writeTasks; task++) {
-      // a batch under BATCH_BYTES takes any row of up to BATCH_BYTES without growing, so a job's
-      // first batches take the path later ones take (rfc/0005, "Per-job deoptimization")
-      batches[task] = new MortarRowBatch(task, 2 * BATCH_BYTES);
+      batches[task] = newBatch(task);
     }
   }
 

@@ -25,9 +25,13 @@ public interface WriteInput<IN> extends Serializable {
    */
   void forEachRow(IN record, RowConsumer rows) throws IOException, InterruptedException;
 
-  /** Takes the shuffle rows of a write task's input. */
+  /**
+   * Takes the shuffle rows of a write task's input; also the batch reader's row action, so that a
+   * batch is read without an adapter object per batch.
+   */
   @FunctionalInterface
-  interface RowConsumer {
+  interface RowConsumer extends MortarRowBatchReader.RowAction<InterruptedException> {
+    @Override
     void accept(MortarRow row) throws IOException, InterruptedException;
   }
 
@@ -51,7 +55,7 @@ public interface WriteInput<IN> extends Serializable {
       public void forEachRow(MortarRowBatch batch, RowConsumer rows)
           throws IOException, InterruptedException {
         // the consumer copies each row before it returns
-        reader.forEachRowThenRecycle(batch, rows::accept);
+        reader.forEachRowThenRecycle(batch, rows);
       }
     };
   }
