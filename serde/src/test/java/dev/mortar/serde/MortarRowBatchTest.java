@@ -144,10 +144,7 @@ class MortarRowBatchTest {
 
   @Test
   void everySerializerReadsItsFirstBatchIntoASpareItMadeBeforehand() throws Exception {
-    RowType type = RowType.of(new BigIntType(false));
-    RandomMortarRows random = new RandomMortarRows(Seeds.seed("first batch spare"));
-    MortarRowBatch sent = new MortarRowBatch(0, 16);
-    sent.add(random.mortarRow(type), new MortarRowSerializer(type));
+    MortarRowBatch sent = oneRowBatch("first batch spare");
     byte[] wire = serialize(sent);
     MortarRowBatchSerializer made = new MortarRowBatchSerializer();
     // how Flink hands a task its input serializer: Java-serialized in the task's configuration
@@ -189,10 +186,7 @@ class MortarRowBatchTest {
 
   @Test
   void recyclingTwiceFailsAndBuiltBatchesAreNotRecycled() throws IOException {
-    RowType type = RowType.of(new BigIntType(false));
-    RandomMortarRows random = new RandomMortarRows(Seeds.seed("recycle rules"));
-    MortarRowBatch built = new MortarRowBatch(0, 16);
-    built.add(random.mortarRow(type), new MortarRowSerializer(type));
+    MortarRowBatch built = oneRowBatch("recycle rules");
     byte[] wire = serialize(built);
 
     built.recycle();
@@ -286,6 +280,15 @@ class MortarRowBatchTest {
     MortarRowWireFormat.writeVarInt(out, records.length);
     out.write(records);
     return batches.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+  }
+
+  /** A batch its sender built, of one random row of one BIGINT field. */
+  private static MortarRowBatch oneRowBatch(String seedName) throws IOException {
+    RowType type = RowType.of(new BigIntType(false));
+    MortarRowBatch batch = new MortarRowBatch(0, 16);
+    batch.add(
+        new RandomMortarRows(Seeds.seed(seedName)).mortarRow(type), new MortarRowSerializer(type));
+    return batch;
   }
 
   private byte[] serialize(MortarRowBatch batch) throws IOException {
