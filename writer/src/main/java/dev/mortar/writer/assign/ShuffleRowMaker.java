@@ -57,7 +57,8 @@ public final class ShuffleRowMaker implements WriteInput<RowData> {
     partitionPaths = PartitionPaths.of(settings.tableSettings());
     payloadWriter = new PayloadWriter(settings.rowType());
     out = new MortarRow();
-    // Made before the first row, so that it takes the branches later rows take (rfc/0005).
+    // Made before the first row, so that it takes the branches later rows take (rfc/0005,
+    // "Per-job deoptimization").
     partitionValues = new String[partitionFields.size()];
     lastPartition = "";
     lastPartitionData = BinaryStringData.EMPTY_UTF8;

@@ -16,7 +16,8 @@ import org.apache.flink.table.data.binary.BinaryStringData;
 /**
  * The buckets a write task has seen, each with its de-duplicating {@link BucketBuffer} in the
  * task's one {@link PagePool}. Looked up by the shuffle row's partition bytes without decoding
- * them; a slot is created on first use and kept for the life of the task.
+ * them, through the last row's partition first; a slot is created on first use (for a table without
+ * partitions, in the task's {@code open()}: {@link #openSlots}) and kept for the life of the task.
  *
  * <p>Only the task thread calls this class. A buffer it seals is read by the flush thread, so
  * sealing takes the buffer's reserved index pages first ({@link BucketBuffer#prepareForReading}):
