@@ -146,8 +146,8 @@ public final class MortarRowBatch {
   }
 
   /**
-   * A segment over {@link #array()}. A batch read from the wire keeps its segment from batch to
-   * batch; one its sender built is wrapped again when its array grew.
+   * A segment over {@link #array()}, wrapped again only when the array was replaced (a batch its
+   * sender built grew, or a batch read from the wire needed a larger one).
    */
   MemorySegment segment() {
     byte[] array = bytes.getSharedBuffer();
@@ -161,7 +161,6 @@ public final class MortarRowBatch {
   void readFrom(DataInputView in, int rowCount, int size) throws IOException {
     if (bytes.getSharedBuffer().length < size) {
       bytes = new DataOutputSerializer(size); // a stream write into it does not grow it
-      segment = MemorySegmentFactory.wrap(bytes.getSharedBuffer());
     }
     bytes.clear();
     bytes.write(in, size);
