@@ -14,7 +14,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * CI smoke: every buffer benchmark runs in-process for a moment on Schema1 rows and reports a
  * throughput; the allocation profile already separates the page buffer (about nothing per record)
- * from the copying baseline (hundreds of bytes per record).
+ * from the copying baseline (hundreds of bytes per record). The memory floors run on a buffer of 4
+ * MiB.
  */
 class BufferBenchmarkSmokeTest {
   @Test
@@ -41,6 +42,20 @@ class BufferBenchmarkSmokeTest {
         .containsOnlyKeys("mortarAppend", "sortBufferAppend", "mortarIterate", "sortBufferIterate");
     assertThat(bytesPerRecord.get("mortarAppend")).isLessThan(8.0);
     assertThat(bytesPerRecord.get("mortarIterate")).isLessThan(8.0);
+  }
+
+  @Test
+  void theMemoryFloorsRunOnASmallBuffer() throws Exception {
+    Collection<RunResult> results =
+        JmhSmoke.run(
+            JmhSmoke.options(
+                    MemoryFloorBenchmark.class.getName() + "\\.", TimeValue.milliseconds(200))
+                .param("rowBytes", "5120")
+                .param("bufferMiB", "4"));
+    assertThat(results)
+        .extracting(result -> result.getParams().getBenchmark().replaceAll(".*\\.", ""))
+        .containsExactlyInAnyOrder(
+            "appendToBuffer", "drainToBlock", "drainToBlockByField", "copyInCache");
   }
 
   /**
