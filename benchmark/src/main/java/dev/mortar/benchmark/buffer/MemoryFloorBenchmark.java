@@ -106,31 +106,27 @@ public class MemoryFloorBenchmark {
 
   @Benchmark
   public void drainToBlock(Blackhole blackhole) {
-    for (int i = 0; i < ROWS_PER_CALL; i++) {
-      if (blockPosition + rowBytes > BLOCK_BYTES) {
-        blockPosition = 0;
-      }
-      System.arraycopy(pages[drainPage], drainRow * rowBytes, block, blockPosition, rowBytes);
-      blockPosition += rowBytes;
-      if (++drainRow == rowsPerPage) {
-        drainRow = 0;
-        drainPage = (drainPage + 1) % pages.length;
-      }
-    }
+    drain(rowBytes);
     blackhole.consume(block);
   }
 
   @Benchmark
   public void drainToBlockByField(Blackhole blackhole) {
+    drain(FIELD_BYTES);
+    blackhole.consume(block);
+  }
+
+  /** Copies the next {@value #ROWS_PER_CALL} rows from the pages to the block in pieces. */
+  private void drain(int pieceBytes) {
     for (int i = 0; i < ROWS_PER_CALL; i++) {
       if (blockPosition + rowBytes > BLOCK_BYTES) {
         blockPosition = 0;
       }
       byte[] page = pages[drainPage];
       int rowStart = drainRow * rowBytes;
-      for (int field = 0; field < rowBytes; field += FIELD_BYTES) {
-        int length = Math.min(FIELD_BYTES, rowBytes - field);
-        System.arraycopy(page, rowStart + field, block, blockPosition, length);
+      for (int piece = 0; piece < rowBytes; piece += pieceBytes) {
+        int length = Math.min(pieceBytes, rowBytes - piece);
+        System.arraycopy(page, rowStart + piece, block, blockPosition, length);
         blockPosition += length;
       }
       if (++drainRow == rowsPerPage) {
@@ -138,7 +134,6 @@ public class MemoryFloorBenchmark {
         drainPage = (drainPage + 1) % pages.length;
       }
     }
-    blackhole.consume(block);
   }
 
   @Benchmark
