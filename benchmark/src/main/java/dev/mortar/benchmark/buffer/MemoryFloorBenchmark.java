@@ -32,8 +32,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@link #drainToBlockByField}: the same in pieces of {@value #FIELD_BYTES} bytes, one copy
  *       per field as the Avro encoder copies a row's strings (DataGen's strings have 100
  *       characters).
- *   <li>{@link #copyInCache}: one row copied between two arrays that stay in cache: the floor
- *       {@code PayloadWriterBenchmark.copyRowBytes} measures, as the baseline of the same run.
+ *   <li>{@link #copyInCache}: one row copied between two arrays that stay in cache, the baseline of
+ *       the same run ({@code PayloadWriterBenchmark.copyRowBytes} copies many distinct rows, not
+ *       all of them in cache).
  * </ul>
  *
  * Each call copies {@value #ROWS_PER_CALL} rows and the cursors move on across calls, wrapping at
@@ -51,10 +52,10 @@ import org.openjdk.jmh.infra.Blackhole;
     jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class MemoryFloorBenchmark {
   static final int ROWS_PER_CALL = 256;
+  static final int FIELD_BYTES = 100;
 
   private static final int PAGE_BYTES = 64 * 1024;
   private static final int BLOCK_BYTES = 8 * 1024 * 1024;
-  static final int FIELD_BYTES = 100;
 
   /** About the logical size of a Schema1, Schema2, Schema3 and Schema4 row (rfc/0005). */
   @Param({"160", "2048", "5120", "10240"})
