@@ -97,7 +97,7 @@ final class TableVerdict {
     } catch (IllegalStateException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       boolean twice = Objects.toString(cause.getMessage()).contains("in two file groups");
-      add(twice ? Violation.DUPLICATED : Violation.HYGIENE, rootMessage(cause));
+      add(twice ? Violation.DUPLICATED : Violation.HYGIENE, messageChain(cause));
       return null;
     }
   }
@@ -118,7 +118,7 @@ final class TableVerdict {
     try {
       check.run();
     } catch (AssertionError | Exception e) {
-      add(Violation.HYGIENE, what + ": " + rootMessage(e));
+      add(Violation.HYGIENE, what + ": " + messageChain(e));
     }
   }
 
@@ -135,7 +135,20 @@ final class TableVerdict {
     }
   }
 
-  private static String rootMessage(Throwable error) {
+  /**
+   * The first line of {@code error}'s message, then each cause's class and first line: the cause is
+   * what names the file or the race when a reader fails.
+   */
+  private static String messageChain(Throwable error) {
+    StringBuilder text = new StringBuilder(firstLine(error));
+    for (Throwable cause = error.getCause(); cause != null; cause = cause.getCause()) {
+      text.append(" <- ").append(cause.getClass().getSimpleName()).append(": ");
+      text.append(firstLine(cause));
+    }
+    return text.toString();
+  }
+
+  private static String firstLine(Throwable error) {
     String message = error.getMessage();
     return (message == null ? error.getClass().getName() : message).lines().findFirst().orElse("");
   }
