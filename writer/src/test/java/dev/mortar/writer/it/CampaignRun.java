@@ -130,7 +130,7 @@ final class CampaignRun {
     if (first.getJobStatus().get() == JobStatus.FINISHED) {
       return null;
     }
-    first.cancel().get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+    Restores.cancel(first, RUN_LIMIT);
     List<Path> retained = Restores.completedCheckpoints(checkpoints());
     if (retained.isEmpty()) {
       throw new IllegalStateException("no retained checkpoint after the cancel");

@@ -77,9 +77,7 @@ class CancelITCase {
     assertThat(StrictPoolLedger.pagesHeld() - pagesBefore)
         .as("pages the write tasks hold before the cancel")
         .isPositive();
-    client.cancel().get();
-
-    assertThat(terminalStatus(client)).isEqualTo(JobStatus.CANCELED);
+    assertThat(Restores.cancel(client, TIMEOUT)).isEqualTo(JobStatus.CANCELED);
     awaitLedgerAt(pagesBefore, bytesBefore);
     assertThat(StrictPoolLedger.pagesHeld()).as("pages still held").isEqualTo(pagesBefore);
     assertThat(StrictPoolLedger.offHeapBytes())
@@ -106,16 +104,6 @@ class CancelITCase {
     try (Stream<Path> files = Files.walk(table)) {
       return files.anyMatch(file -> file.getFileName().toString().contains(".log."));
     }
-  }
-
-  private static JobStatus terminalStatus(JobClient client) throws Exception {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    JobStatus status = client.getJobStatus().get();
-    while (!status.isGloballyTerminalState() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-      status = client.getJobStatus().get();
-    }
-    return status;
   }
 
   /**

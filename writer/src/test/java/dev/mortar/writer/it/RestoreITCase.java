@@ -92,7 +92,7 @@ class RestoreITCase {
     LOG.info("seed {}: {}, restored from the newest checkpoint: {}", seed, job, newest);
     JobClient first = submit(job, changelog, null);
     awaitCompletedCommits(job.path(), Restores.RETAINED + 1, first);
-    first.cancel().get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+    Restores.cancel(first, RUN_LIMIT);
     List<Path> retained = Restores.completedCheckpoints(checkpoints());
     assertThat(retained).as("seed %s: retained checkpoints", seed).hasSizeGreaterThan(1);
     Path from = newest ? retained.get(retained.size() - 1) : retained.get(0);
@@ -105,13 +105,7 @@ class RestoreITCase {
     Changelog changelog = Changelog.random(Seeds.seed("RestoreITCase"), CHANGES, 800, 100, 30);
     JobClient first = submit(job, changelog, null);
     awaitCompletedCommits(job.path(), 1, first);
-    first.cancel().get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
-    // cancel() returns once asked; the job's tasks may still write into the table (and the test's
-    // folder, which JUnit deletes after the test) until the job is cancelled
-    long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
-    while (!first.getJobStatus().get().isGloballyTerminalState() && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
+    Restores.cancel(first, RUN_LIMIT);
     assertThat(Restores.completedCheckpoints(checkpoints())).isNotEmpty();
     assertFailsAtBuild(
         job.toBuilder().buckets(3).build(), "has 4 buckets per partition, the sink is set to 3");

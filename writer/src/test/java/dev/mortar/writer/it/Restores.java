@@ -96,6 +96,30 @@ final class Restores {
   }
 
   /**
+   * Cancels the job and waits until it is cancelled: {@code JobClient.cancel()} completes once the
+   * JobManager has accepted the request, while the job's tasks still close their operators
+   * (flushes, compactions and archival runs finishing). A restore started before then runs beside
+   * them, as two writers, which a user who waits for the job's status does not see.
+   *
+   * @return the job's terminal status
+   * @throws IllegalStateException if the job is not terminal within {@code limit}
+   */
+  static JobStatus cancel(JobClient job, Duration limit) throws Exception {
+    job.cancel().get(limit.toSeconds(), TimeUnit.SECONDS);
+    long deadline = System.nanoTime() + limit.toNanos();
+    JobStatus status = job.getJobStatus().get();
+    while (!status.isGloballyTerminalState()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the job is still " + status + " " + limit + " after cancel");
+      }
+      Thread.sleep(20);
+      status = job.getJobStatus().get();
+    }
+    return status;
+  }
+
+  /**
    * Stops the job with a savepoint in {@code target}, as a user does: a stop that fails because a
    * task failed (an injected failure that fired just before, the job restarting) is tried again, up
    * to {@value #STOP_ATTEMPTS} times; null if the job finished in the meantime.
