@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -72,13 +73,17 @@ final class LeaseKeeper implements AutoCloseable {
   /**
    * Takes the lease of the table at {@code basePath} and starts the heartbeats; if another writer
    * still holds it after {@link #RELEASE_GRACE} (a job that has just finished releases it as its
-   * JobManager closes, a moment after its result is out), fails the job.
+   * JobManager closes, a moment after its result is out), fails the job. A job restored from the
+   * holder's checkpoint or savepoint takes it over, but first gives the holder the same grace to
+   * release it: Flink's cancel returns before the cancelled job's tasks have closed, and their last
+   * flushes, compactions and archival runs would otherwise run beside this job's.
    */
   synchronized void acquire(FileSystem fs, Path basePath, Duration timeout)
       throws IOException, InterruptedException {
     WriterLease table = WriterLease.of(fs, basePath, timeout);
     holder = new LeaseHolder(writer, job, host(), System.currentTimeMillis());
     long deadline = System.nanoTime() + RELEASE_GRACE.toNanos();
+    awaitReleaseByRestoredJob(table, basePath, deadline);
     while (true) {
       try {
         generation = table.acquire(holder);
@@ -95,6 +100,32 @@ final class LeaseKeeper implements AutoCloseable {
     LOG.info("Took the writer lease of {} as {} (generation {})", basePath, holder, generation);
     long period = Math.max(1, timeout.toMillis() / 4);
     heartbeats.scheduleWithFixedDelay(this::renew, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /** Waits until the lease is not held by this writer's earlier job, or until {@code deadline}. */
+  private void awaitReleaseByRestoredJob(WriterLease table, Path basePath, long deadline)
+      throws IOException, InterruptedException {
+    Optional<LeaseHolder> earlier = table.earlierJobOfWriter(holder);
+    if (earlier.isEmpty()) {
+      return;
+    }
+    LOG.info(
+        "Waiting up to {} for {}, the job this one restores, to release the writer lease of {}",
+        RELEASE_GRACE,
+        earlier.get(),
+        basePath);
+    while (System.nanoTime() < deadline) {
+      Thread.sleep(RELEASE_POLL_MILLIS);
+      if (table.earlierJobOfWriter(holder).isEmpty()) {
+        return;
+      }
+    }
+    LOG.warn(
+        "Taking the writer lease of {} over from {}, which still holds it after {}: tasks of that"
+            + " job still closing may run beside this job's",
+        basePath,
+        earlier.get(),
+        RELEASE_GRACE);
   }
 
   private synchronized void renew() {

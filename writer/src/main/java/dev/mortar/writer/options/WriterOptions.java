@@ -254,6 +254,7 @@ public final class WriterOptions {
                   + " gives it up when it finishes or is cancelled; a second job fails at start,"
                   + " naming the holder. A lease whose holder died expires this long after its"
                   + " last heartbeat (a job restored from the holder's checkpoint or savepoint"
-                  + " takes it at once; 'bin/lease --path <path> --release' frees it now). A"
+                  + " takes it over once the holder releases it, within 3 s; 'bin/lease --path"
+                  + " <path> --release' frees it now). A"
                   + " holder that cannot renew for this long fails before its next commit.");
 }

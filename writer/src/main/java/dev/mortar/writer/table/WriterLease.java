@@ -29,7 +29,8 @@ import org.apache.hadoop.fs.Path;
  * renewing and a contender taking over, or two contenders), exactly one creates N+1 and the other
  * learns that it lost. A lease may be taken when it is released, when its last heartbeat is older
  * than {@code writer.lease.timeout}, or by the same writer (a job restored from the holder's
- * checkpoint or savepoint) or the same Flink job (its JobManager started anew). Times are compared
+ * checkpoint or savepoint, which first gives the holder a moment to release it: {@link
+ * #earlierJobOfWriter}) or the same Flink job (its JobManager started anew). Times are compared
  * with the file system's modification times, so the hosts' clocks must agree to well within the
  * timeout. Design: rfc/0004, "The writer lease".
  */
@@ -115,6 +116,18 @@ public final class WriterLease {
             + me
             + " tried; "
             + read().map(this::describe).orElse("it is gone"));
+  }
+
+  /**
+   * The holder of the lease if it is {@code me}'s writer in another Flink job and the lease is live
+   * (neither released nor expired): the job {@code me} was restored from, perhaps cancelled and
+   * still closing its tasks.
+   */
+  public Optional<LeaseHolder> earlierJobOfWriter(LeaseHolder me) throws IOException {
+    return read()
+        .filter(state -> !state.released() && !expired(state))
+        .map(State::holder)
+        .filter(held -> held.writer().equals(me.writer()) && !held.job().equals(me.job()));
   }
 
   private boolean blocks(State state, LeaseHolder me) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mortar.writer.table.LeaseHolder;
 import dev.mortar.writer.table.WriterLease;
 import dev.mortar.writer.table.WriterLeaseException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A starting job's hold on the lease while another job holds it: one that has just finished
  * releases it a moment later, and the starting job takes it; one that goes on holding it fails the
- * starting job without restarts.
+ * starting job without restarts. A job restored from the holder's checkpoint waits the same moment
+ * for a release, then takes the lease over.
  */
 class LeaseKeeperTest {
   private static final Duration TIMEOUT = Duration.ofMinutes(1);
@@ -65,6 +67,54 @@ class LeaseKeeperTest {
     try (LeaseKeeper starting = new LeaseKeeper("job-2", "sink", failures::add)) {
       starting.acquire(fs, table, TIMEOUT);
       starting.checkHeld();
+    }
+
+    assertThat(failures).isEmpty();
+  }
+
+  @Test
+  void aJobRestoredFromTheHoldersCheckpointWaitsForTheCancelledHolderToRelease() throws Exception {
+    WriterLease lease = WriterLease.of(fs, table, TIMEOUT);
+    long generation = lease.acquire(FINISHING);
+    releaser.schedule(
+        () -> {
+          lease.release(generation, FINISHING);
+          return null;
+        },
+        500,
+        TimeUnit.MILLISECONDS);
+
+    try (LeaseKeeper restored = new LeaseKeeper("job-2", "sink", failures::add)) {
+      restored.restoreWriter(FINISHING.writer().getBytes(StandardCharsets.UTF_8));
+      restored.acquire(fs, table, TIMEOUT);
+      restored.checkHeld();
+      WriterLease.State taken = lease.read().orElseThrow();
+      assertThat(taken.holder().job()).isEqualTo("job-2");
+      assertThat(taken.generation())
+          .as("taken after the holder's release (generation %s), not over it", generation + 1)
+          .isEqualTo(generation + 2);
+    }
+
+    assertThat(failures).isEmpty();
+  }
+
+  @Test
+  void aJobRestoredFromTheHoldersCheckpointTakesItOverIfTheHolderGoesOnHoldingIt()
+      throws Exception {
+    WriterLease lease = WriterLease.of(fs, table, TIMEOUT);
+    long generation = lease.acquire(FINISHING);
+
+    try (LeaseKeeper restored = new LeaseKeeper("job-2", "sink", failures::add)) {
+      restored.restoreWriter(FINISHING.writer().getBytes(StandardCharsets.UTF_8));
+      long started = System.nanoTime();
+      restored.acquire(fs, table, TIMEOUT);
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .as("waits for a release first")
+          .isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+      restored.checkHeld();
+      WriterLease.State taken = lease.read().orElseThrow();
+      assertThat(taken.holder().job()).isEqualTo("job-2");
+      assertThat(taken.generation()).isEqualTo(generation + 1);
     }
 
     assertThat(failures).isEmpty();
