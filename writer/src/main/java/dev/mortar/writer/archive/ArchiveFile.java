@@ -77,6 +77,15 @@ final class ArchiveFile {
           },
           new String[] {"instantTime", "completionTime", "action", "metadata", "plan", "version"});
 
+  /** The columns of {@link #ROW} without the instants' metadata and plans. */
+  private static final RowType TIMES =
+      new RowType(
+          List.of(
+              ROW.getFields().get(0),
+              ROW.getFields().get(1),
+              ROW.getFields().get(2),
+              ROW.getFields().get(5)));
+
   private ArchiveFile() {}
 
   /**
@@ -102,25 +111,42 @@ final class ArchiveFile {
    * @throws IOException also if a record is not of {@link #VERSION}
    */
   static List<ArchivedInstant> read(FileSystem fs, Path path) throws IOException {
+    return read(fs, path, ROW);
+  }
+
+  /** {@link #read}, with only the instants' times and actions (metadata and plans null). */
+  static List<ArchivedInstant> readTimes(FileSystem fs, Path path) throws IOException {
+    return read(fs, path, TIMES);
+  }
+
+  private static List<ArchivedInstant> read(FileSystem fs, Path path, RowType columns)
+      throws IOException {
+    int version = columns.getFieldIndex("version");
+    int metadata = columns.getFieldIndex("metadata");
+    int plan = columns.getFieldIndex("plan");
     List<ArchivedInstant> instants = new ArrayList<>();
-    new ParquetRowReader(ROW)
+    new ParquetRowReader(columns)
         .read(
             new FileSystemInputFile(fs, path),
             row -> {
-              if (row.getInt(5) != VERSION) {
+              if (row.getInt(version) != VERSION) {
                 throw new IOException(
                     "archived timeline file "
                         + path
                         + ": expected records of version "
                         + VERSION
                         + ", found version "
-                        + row.getInt(5)
+                        + row.getInt(version)
                         + " in record "
                         + instants.size());
               }
               instants.add(
                   new ArchivedInstant(
-                      text(row, 0), text(row, 1), text(row, 2), bytes(row, 3), bytes(row, 4)));
+                      text(row, 0),
+                      text(row, 1),
+                      text(row, 2),
+                      bytes(row, metadata),
+                      bytes(row, plan)));
             });
     return instants;
   }
@@ -130,9 +156,10 @@ final class ArchiveFile {
     return row.isNullAt(field) ? null : row.getString(field).toString();
   }
 
+  /** The bytes of {@code field}, or null if it is null or not read ({@code field} -1). */
   @Nullable
   private static byte[] bytes(BinaryRowData row, int field) {
-    return row.isNullAt(field) ? null : row.getBinary(field);
+    return field < 0 || row.isNullAt(field) ? null : row.getBinary(field);
   }
 
   private static org.apache.parquet.schema.Type string(String name) {

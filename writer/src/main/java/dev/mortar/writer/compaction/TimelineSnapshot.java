@@ -1,5 +1,6 @@
 package dev.mortar.writer.compaction;
 
+import dev.mortar.writer.archive.ArchivedCompletionTimes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -29,9 +31,11 @@ import org.apache.hadoop.fs.Path;
  *
  * <p>An instant older than every delta commit and compaction of the listing has been archived
  * (rfc/0007, "Archived (LSM) timeline"): as for Hudi's readers, it is completed, and before
- * anything the listing holds. Mortar's archiver moves only instants that completed before every
- * instant it keeps was requested, so such a delta commit's requested time stands for its completion
- * time in every comparison with a kept instant.
+ * anything the listing holds. Its completion time is read from the archive when a log file of it is
+ * sliced ({@link ArchivedCompletionTimes}): a delta commit that was running when a compaction was
+ * requested belongs to that compaction's slice, and both may be archived while that slice is still
+ * the one readers read. Where the archive does not hold it, its requested time stands in: Mortar's
+ * archiver moves only instants that completed before every instant it keeps was requested.
  */
 public final class TimelineSnapshot {
   private static final String DELTA_COMMIT = ".deltacommit";
@@ -49,8 +53,14 @@ public final class TimelineSnapshot {
   private final NavigableSet<String> cleanRequests = new TreeSet<>();
   private final Set<String> completedCleans = new HashSet<>();
   @Nullable private String timelineStart;
+  private final Function<String, String> archivedCompletions;
 
-  private TimelineSnapshot() {}
+  /**
+   * @param archivedCompletions the completion time of an archived instant, or null if unknown
+   */
+  private TimelineSnapshot(Function<String, String> archivedCompletions) {
+    this.archivedCompletions = archivedCompletions;
+  }
 
   /**
    * Lists {@code timelineDir}. A listing is not atomic: while the archiver deletes an instant's
@@ -67,7 +77,8 @@ public final class TimelineSnapshot {
           names.add(status.getPath().getName());
         }
       }
-      TimelineSnapshot snapshot = of(names);
+      Function<String, String> archived = ArchivedCompletionTimes.of(fs, timelineDir)::completionOf;
+      TimelineSnapshot snapshot = of(names, archived);
       Set<String> vanished = new HashSet<>();
       for (Map.Entry<String, String> pending : snapshot.requestedFilesOfPending().entrySet()) {
         if (!fs.exists(new Path(timelineDir, pending.getValue()))) {
@@ -76,7 +87,9 @@ public final class TimelineSnapshot {
       }
       return vanished.isEmpty()
           ? snapshot
-          : of(names.stream().filter(name -> !vanished.contains(requestedTime(name))).toList());
+          : of(
+              names.stream().filter(name -> !vanished.contains(requestedTime(name))).toList(),
+              archived);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list timeline " + timelineDir, e);
     }
@@ -103,9 +116,18 @@ public final class TimelineSnapshot {
     return fileName.substring(0, end);
   }
 
-  /** A snapshot of the given instant file names (for tests). */
+  /** A snapshot of the given instant file names, with no archive (for tests). */
   public static TimelineSnapshot of(Iterable<String> fileNames) {
-    TimelineSnapshot snapshot = new TimelineSnapshot();
+    return of(fileNames, instant -> null);
+  }
+
+  /**
+   * A snapshot of the given instant file names, with the completion times of archived instants that
+   * {@code archivedCompletions} gives (null for one it does not hold).
+   */
+  public static TimelineSnapshot of(
+      Iterable<String> fileNames, Function<String, String> archivedCompletions) {
+    TimelineSnapshot snapshot = new TimelineSnapshot(archivedCompletions);
     fileNames.forEach(snapshot::add);
     return snapshot;
   }
@@ -145,12 +167,16 @@ public final class TimelineSnapshot {
   }
 
   /**
-   * The completion time of a delta commit, its requested time if it is archived, or null if it is
-   * not completed.
+   * The completion time of a delta commit (if it is archived, the archive's, or else its requested
+   * time), or null if it is not completed.
    */
   @Nullable
   public String completionOf(String deltaCommit) {
-    return isArchived(deltaCommit) ? deltaCommit : deltaCommitCompletions.get(deltaCommit);
+    if (!isArchived(deltaCommit)) {
+      return deltaCommitCompletions.get(deltaCommit);
+    }
+    String archived = archivedCompletions.apply(deltaCommit);
+    return archived == null ? deltaCommit : archived;
   }
 
   boolean isCompletedCommit(String instant) {

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The archiver on a hand-made timeline: the data file holds the instants' files as Hudi's records,
- * the snapshot files are Hudi's, a run that died after publishing is finished by the next, and the
- * service's metrics count what runs did.
+ * the snapshot files are Hudi's, the archived instants' completion times are read back, a run that
+ * died after publishing is finished by the next, and the service's metrics count what runs did.
  */
 class TimelineArchiverTest {
   @TempDir java.nio.file.Path dir;
@@ -164,6 +164,20 @@ class TimelineArchiverTest {
             "125 127 commit metadata 125 plan 125 1",
             "130 131 deltacommit metadata 130 null 1",
             "140 141 deltacommit metadata 140 null 1");
+  }
+
+  @Test
+  void theCompletionTimesOfArchivedInstantsAreReadFromTheArchive() throws Exception {
+    writeTimeline();
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    archiver(fs).run();
+
+    ArchivedCompletionTimes times = ArchivedCompletionTimes.of(fs, new Path(timeline.toUri()));
+    assertThat(times.completionOf("120")).isEqualTo("121");
+    assertThat(times.completionOf("125")).as("a compaction").isEqualTo("127");
+    assertThat(times.completionOf("140")).isEqualTo("141");
+    assertThat(times.completionOf("150")).as("still active").isNull();
+    assertThat(times.completionOf("099")).as("before the archive").isNull();
   }
 
   @Test

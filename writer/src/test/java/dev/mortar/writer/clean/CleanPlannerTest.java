@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  *              dc390 was requested before compaction 400 and completed after it (405)
  * </pre>
  *
- * Completed, by requested time: 100 200 300 320 340 390 400 420.
+ * Completed, by requested time: 100 200 300 320 340 390 400 420. One case archives everything
+ * before 420 and gives the archive's completion times.
  */
 class CleanPlannerTest {
   private static final FileGroupId GROUP = new FileGroupId("dt=1", "gggg");
@@ -116,6 +117,25 @@ class CleanPlannerTest {
     assertThat(plan.filesByPartition().get("dt=1"))
         .as("slice 300 is the newest before E = 400: kept; only slice 100 goes")
         .containsExactlyInAnyOrder(log(100), log(200));
+  }
+
+  @Test
+  void aLogOfAnArchivedDeltaCommitStaysInTheSliceOfTheCompactionItOverlapped() {
+    List<String> active = new ArrayList<>();
+    deltaCommit(active, 420, 430);
+    deltaCommit(active, 440, 450);
+    deltaCommit(active, 460, 470);
+    Map<String, String> archived =
+        Map.of(t(100), t(110), t(200), t(210), t(320), t(330), t(340), t(350), t(390), t(405));
+
+    CleanPlan plan =
+        CleanPlanner.plan(CLEAN, 1, TimelineSnapshot.of(active, archived::get), files(), List.of())
+            .orElseThrow();
+
+    assertThat(plan.earliestInstantToRetain()).isEqualTo(t(460));
+    assertThat(plan.filesByPartition().get("dt=1"))
+        .as("dc390 and compaction 400 are archived; the archive says dc390 completed at 405")
+        .containsExactlyInAnyOrder(base(300), log(320), log(340), log(100), log(200));
   }
 
   @Test
