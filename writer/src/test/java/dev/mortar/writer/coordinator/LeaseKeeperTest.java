@@ -52,8 +52,8 @@ class LeaseKeeperTest {
     fs.close();
   }
 
-  @Test
-  void aJobStartingAsThePreviousOneFinishesTakesTheLeaseOnceItIsReleased() throws Exception {
+  /** The lease, held by {@link #FINISHING}, which releases it 500 ms later; its generation. */
+  private long heldByAFinishingJob() throws Exception {
     WriterLease lease = WriterLease.of(fs, table, TIMEOUT);
     long generation = lease.acquire(FINISHING);
     releaser.schedule(
@@ -63,6 +63,12 @@ class LeaseKeeperTest {
         },
         500,
         TimeUnit.MILLISECONDS);
+    return generation;
+  }
+
+  @Test
+  void aJobStartingAsThePreviousOneFinishesTakesTheLeaseOnceItIsReleased() throws Exception {
+    heldByAFinishingJob();
 
     try (LeaseKeeper starting = new LeaseKeeper("job-2", "sink", failures::add)) {
       starting.acquire(fs, table, TIMEOUT);
@@ -74,21 +80,13 @@ class LeaseKeeperTest {
 
   @Test
   void aJobRestoredFromTheHoldersCheckpointWaitsForTheCancelledHolderToRelease() throws Exception {
-    WriterLease lease = WriterLease.of(fs, table, TIMEOUT);
-    long generation = lease.acquire(FINISHING);
-    releaser.schedule(
-        () -> {
-          lease.release(generation, FINISHING);
-          return null;
-        },
-        500,
-        TimeUnit.MILLISECONDS);
+    long generation = heldByAFinishingJob();
 
     try (LeaseKeeper restored = new LeaseKeeper("job-2", "sink", failures::add)) {
       restored.restoreWriter(FINISHING.writer().getBytes(StandardCharsets.UTF_8));
       restored.acquire(fs, table, TIMEOUT);
       restored.checkHeld();
-      WriterLease.State taken = lease.read().orElseThrow();
+      WriterLease.State taken = WriterLease.of(fs, table, TIMEOUT).read().orElseThrow();
       assertThat(taken.holder().job()).isEqualTo("job-2");
       assertThat(taken.generation())
           .as("taken after the holder's release (generation %s), not over it", generation + 1)
