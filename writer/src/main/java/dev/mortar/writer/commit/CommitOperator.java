@@ -192,7 +192,8 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionTask>
         compactions.awaitPlanning();
       }
     }
-    if (committed && archival != null) {
+    if (archival != null) {
+      // also without a commit: the run settles an archival that a failed attempt left half done
       archival.afterCommit();
     }
     if (dispatcher != null) {

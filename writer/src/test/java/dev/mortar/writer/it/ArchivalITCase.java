@@ -231,6 +231,27 @@ class ArchivalITCase {
     job.verify(all);
   }
 
+  @Test
+  void aJobThatCommitsNothingSettlesAnArchivalLeftHalfDone() throws Exception {
+    long seed = Seeds.seed("ArchivalITCase");
+    SinkJob job =
+        SinkJob.at(dir.resolve("t").toUri().toString()).archiveBeyond(MAX_COMMITS).build();
+    Changelog changes = Changelog.random(seed, 100, 50, 100, 30).withoutStaleChangesAfterDeletes();
+    job.runDataStream(changes);
+    // as a run left it that died after writing its data file, before publishing it
+    Path unpublished = dir.resolve("t/.hoodie/timeline/history/1_2_0.parquet");
+    Files.createDirectories(unpublished.getParent());
+    Files.write(unpublished, new byte[] {1});
+    Path intent = dir.resolve("t/.hoodie/.temp/archive.pending");
+    Files.writeString(intent, unpublished.getFileName().toString());
+
+    job.runDataStream(changes.slice(0, 0));
+
+    assertThat(intent).as("the intent, settled at the end of input").doesNotExist();
+    assertThat(unpublished).as("the unpublished data file, discarded").doesNotExist();
+    job.verify(changes);
+  }
+
   /** Runs {@code job}; returns the most completed commits the active timeline held meanwhile. */
   private static int runPollingActiveCommits(SinkJob job, Changelog changelog, Path timeline)
       throws Exception {
