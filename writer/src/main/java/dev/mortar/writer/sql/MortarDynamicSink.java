@@ -11,11 +11,14 @@ import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
 
 /**
- * The planned SQL sink: accepts an upsert changelog (INSERT, UPDATE_AFTER, DELETE) and adds the
- * same topology as the DataStream {@code MortarSink}. Static partitions of {@code INSERT ...
- * PARTITION (...)} need nothing here: the planner writes their values into the rows.
+ * The planned SQL sink: adds the same topology as the DataStream {@code MortarSink}. It takes an
+ * upsert changelog (INSERT, UPDATE_AFTER, DELETE), and declares an insert-only input as such: the
+ * sink keeps the last row per key of appended rows itself, so the planner neither adds an upsert
+ * materializer nor (Flink 2.3) asks for an {@code ON CONFLICT} clause. Static partitions of {@code
+ * INSERT ... PARTITION (...)} need nothing here: the planner writes their values into the rows.
  */
 final class MortarDynamicSink implements DynamicTableSink, SupportsPartitioning {
   private final SinkSettings settings;
@@ -26,7 +29,9 @@ final class MortarDynamicSink implements DynamicTableSink, SupportsPartitioning 
 
   @Override
   public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-    return ChangelogMode.upsert();
+    return requestedMode.containsOnly(RowKind.INSERT)
+        ? ChangelogMode.insertOnly()
+        : ChangelogMode.upsert();
   }
 
   @Override
