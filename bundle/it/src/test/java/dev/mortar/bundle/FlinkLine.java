@@ -13,7 +13,8 @@ import java.nio.file.Path;
  */
 enum FlinkLine {
   FLINK_1_20("1.20"),
-  FLINK_2_2("2.2");
+  FLINK_2_2("2.2"),
+  FLINK_2_3("2.3");
 
   private final String version;
 

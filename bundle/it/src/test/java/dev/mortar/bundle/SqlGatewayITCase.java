@@ -47,7 +47,7 @@ class SqlGatewayITCase {
 
   /**
    * Another connector's older, unrelocated Avro and Parquet come first on the class path. Run on
-   * one line only: both bundles hold the same relocated classes, and which Avro and Parquet the
+   * one line only: every bundle holds the same relocated classes, and which Avro and Parquet the
    * bundle's classes bind to does not depend on the Flink line.
    */
   @Test

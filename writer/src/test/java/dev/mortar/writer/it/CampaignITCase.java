@@ -13,10 +13,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The short failure campaign of CI: {@code -Dmortar.campaign.runs=N} randomized runs (default 14;
- * the {@code flink-2.2} module runs 6 more on Flink 2.2) of {@link Campaign}, each with its seed in
- * the log; none may find a violation. The report lands in {@code target/campaign}. {@code
- * -Dmortar.seed=S} replays one run. It draws no killed process (a JVM each): {@code
- * ProcessRestoreITCase} kills processes in CI, {@code bin/campaign} draws them too.
+ * the {@code flink-2.2} and {@code flink-2.3} modules run 6 more each on their Flink) of {@link
+ * Campaign}, each with its seed in the log; none may find a violation. The report lands in {@code
+ * target/campaign}. {@code -Dmortar.seed=S} replays one run. It draws no killed process (a JVM
+ * each): {@code ProcessRestoreITCase} kills processes in CI, {@code bin/campaign} draws them too.
  */
 class CampaignITCase {
   private static final Logger LOG = LoggerFactory.getLogger(CampaignITCase.class);
