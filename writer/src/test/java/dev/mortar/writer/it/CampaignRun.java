@@ -5,6 +5,10 @@ import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.writer.it.Failures.Fired;
 import dev.mortar.writer.it.RunPlan.Interruption;
 import dev.mortar.writer.it.TableVerdict.Violation;
+import dev.mortar.writer.table.LeaseHolder;
+import dev.mortar.writer.table.TableFileSystems;
+import dev.mortar.writer.table.WriterLease;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +22,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 
@@ -97,16 +102,24 @@ final class CampaignRun {
     if (plan.interruption() == Interruption.TASK_MANAGER_KILLED) {
       return killTaskManager();
     }
+    if (plan.haltsAtFault()) {
+      return haltProcess();
+    }
     String savedState =
         plan.interruption() == Interruption.KILLED_PROCESS ? killProcess() : interruptInJvm();
     if (savedState == null) {
       return null;
     }
+    runRestored(savedState);
+    return savedState;
+  }
+
+  /** Runs the restored job, with its failure points, from {@code savedState} (null: afresh). */
+  private void runRestored(@Nullable String savedState) throws Exception {
     Failures.arm(plan.faultsAfter());
     submit(plan.restored(), savedState)
         .getJobExecutionResult()
         .get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
-    return savedState;
   }
 
   /**
@@ -167,6 +180,48 @@ final class CampaignRun {
       throw new IllegalStateException("no retained checkpoint of the killed process");
     }
     return retained.get(retained.size() - 1).toUri().toString();
+  }
+
+  /**
+   * Runs the first job in a process of its own until its failure point halts it, then the restored
+   * job from the newest checkpoint that process retained, or afresh if it retained none (a job
+   * without state finds the dead process's writer lease, so it is released first); returns what the
+   * restored job started from, or null if the first job finished before its point fired.
+   */
+  @Nullable
+  private String haltProcess() throws Exception {
+    JobProcess process =
+        JobProcess.start(
+            new JobProcess.Spec(
+                plan.job(),
+                plan.changelog(),
+                checkpoints().toString(),
+                null,
+                plan.faultsBefore().get(0)),
+            dir,
+            "first");
+    if (!process.awaitHaltOrSuccess(RUN_LIMIT)) {
+      return null;
+    }
+    fired.add(process.haltedAt());
+    List<Path> retained = Restores.completedCheckpoints(checkpoints());
+    if (retained.isEmpty()) {
+      releaseLease();
+      runRestored(null);
+      return "nothing (no checkpoint retained)";
+    }
+    String newest = retained.get(retained.size() - 1).toUri().toString();
+    runRestored(newest);
+    return newest;
+  }
+
+  private void releaseLease() throws IOException {
+    String path = plan.job().path();
+    try (FileSystem fs = TableFileSystems.open(path)) {
+      WriterLease.of(fs, TableFileSystems.path(path), Duration.ofMinutes(1))
+          .releaseAnyHolder(
+              new LeaseHolder("campaign", "campaign", "localhost", System.currentTimeMillis()));
+    }
   }
 
   /**

@@ -1,5 +1,11 @@
 package dev.mortar.writer.it;
 
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -11,9 +17,13 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Failure points armed for the job running in this JVM's MiniCluster, fired one after the other:
  * each fires once, then the next is armed (its count starts at zero) and the restarted job runs on
- * until it fires too.
+ * until it fires too. Armed {@link #armHalting halting}, the first point that fires ends the JVM
+ * there, as SIGKILL would: no exception, no {@code close()}, nothing flushed.
  */
 final class Failures {
+  /** The exit status of a JVM a halting failure point ended (SIGKILL's 128 + 9). */
+  static final int HALTED = 137;
+
   enum Point {
     /** The source throws before emitting the change at this offset (rows buffered are lost). */
     SOURCE_OFFSET,
@@ -54,7 +64,7 @@ final class Failures {
   }
 
   /** Fire at the {@code at}-th event (or byte, or offset) of {@code point}. */
-  record Plan(Point point, long at) {
+  record Plan(Point point, long at) implements Serializable {
     /**
      * A failure of {@code point} at a random count that every job writing {@code changes} changes
      * reaches (compaction points: if it compacts every few delta commits; clean and archive points:
@@ -75,7 +85,7 @@ final class Failures {
   }
 
   /** A failure that fired: at which count, and on which file ({@code null} for the source). */
-  record Fired(Point point, long at, String file) {
+  record Fired(Point point, long at, String file) implements Serializable {
     @Override
     public String toString() {
       return point + " at " + at + (file == null ? "" : " on " + file);
@@ -86,6 +96,7 @@ final class Failures {
   private static final AtomicLong COUNTER = new AtomicLong();
   private static final Deque<Plan> NEXT = new ArrayDeque<>();
   private static final List<Fired> FIRED = new ArrayList<>();
+  private static volatile Path haltRecord;
 
   private Failures() {}
 
@@ -99,6 +110,15 @@ final class Failures {
   private static synchronized void armNext() {
     COUNTER.set(0);
     PLAN.set(NEXT.poll());
+  }
+
+  /**
+   * Arms {@code plan} so that it halts this JVM when it fires, after writing what fired to {@code
+   * record} (for the process that watches this one).
+   */
+  static synchronized void armHalting(Plan plan, Path record) {
+    arm(List.of(plan));
+    haltRecord = record;
   }
 
   static synchronized void disarm() {
@@ -118,11 +138,31 @@ final class Failures {
 
   private static InjectedFailure fire(Plan plan, long value, String file) {
     Fired fired = new Fired(plan.point, value, file);
+    Path record = haltRecord;
+    if (record != null) {
+      halt(fired, record);
+    }
     synchronized (Failures.class) {
       FIRED.add(fired);
       armNext();
     }
     return new InjectedFailure(fired.toString());
+  }
+
+  private static void halt(Fired fired, Path record) {
+    try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(record))) {
+      out.writeObject(fired);
+    } catch (IOException e) {
+      e.printStackTrace();
+    }
+    Runtime.getRuntime().halt(HALTED);
+  }
+
+  /** What a halting failure point wrote to {@code record} before it ended its JVM. */
+  static Fired readHaltRecord(Path record) throws IOException, ClassNotFoundException {
+    try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(record))) {
+      return (Fired) in.readObject();
+    }
   }
 
   /** Fires when {@code value} reaches the armed value of {@code point}. */

@@ -25,12 +25,25 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * SIGKILL or stop its job with a savepoint, and start another one on the same table restored from a
  * retained checkpoint or that savepoint. The stop is asked for as {@code flink stop} would: a
  * request file {@code <name>.stop} names the savepoint folder, and the process answers with the
- * savepoint's path in {@code <name>.savepoint}.
+ * savepoint's path in {@code <name>.savepoint}. A process given a failure point to halt at ends
+ * there by itself, leaving what fired in {@code <name>.halted}.
  */
 final class JobProcess {
-  /** The job, its input, where it keeps its checkpoints and what it starts from (null: nothing). */
-  record Spec(SinkJob job, Changelog changelog, String checkpoints, @Nullable String restoreFrom)
-      implements Serializable {}
+  /**
+   * The job, its input, where it keeps its checkpoints, what it starts from (null: nothing) and the
+   * failure point at which its JVM halts (null: none).
+   */
+  record Spec(
+      SinkJob job,
+      Changelog changelog,
+      String checkpoints,
+      @Nullable String restoreFrom,
+      @Nullable Failures.Plan haltAt)
+      implements Serializable {
+    Spec(SinkJob job, Changelog changelog, String checkpoints, @Nullable String restoreFrom) {
+      this(job, changelog, checkpoints, restoreFrom, null);
+    }
+  }
 
   private static final Duration STOP_LIMIT = Duration.ofMinutes(2);
 
@@ -47,8 +60,16 @@ final class JobProcess {
   }
 
   private static Path answerTo(Path stopRequest) {
+    return sibling(stopRequest, ".savepoint");
+  }
+
+  private static Path haltRecordOf(Path stopRequest) {
+    return sibling(stopRequest, ".halted");
+  }
+
+  private static Path sibling(Path stopRequest, String suffix) {
     String name = stopRequest.getFileName().toString();
-    return stopRequest.resolveSibling(name.replace(".stop", ".savepoint"));
+    return stopRequest.resolveSibling(name.replace(".stop", suffix));
   }
 
   /** Starts {@code spec} in a new JVM; its files go to {@code folder} under {@code name}. */
@@ -97,6 +118,29 @@ final class JobProcess {
     Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /**
+   * Waits for the process to end: true if its failure point halted it, false if its job finished;
+   * fails with the process's output if the job failed or did not end in {@code timeout}.
+   */
+  boolean awaitHaltOrSuccess(Duration timeout) throws InterruptedException, IOException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      kill();
+      throw new IllegalStateException("job did not end in " + timeout + ":\n" + output());
+    }
+    if (process.exitValue() == Failures.HALTED) {
+      return true;
+    }
+    if (process.exitValue() != 0) {
+      throw new IllegalStateException("job exited with " + process.exitValue() + ":\n" + output());
+    }
+    return false;
+  }
+
+  /** The failure point that halted the process. */
+  Failures.Fired haltedAt() throws IOException, ClassNotFoundException {
+    return Failures.readHaltRecord(haltRecordOf(stopRequest));
+  }
+
   /** Waits for the job to finish; fails with the process's output if it did not succeed. */
   void awaitSuccess(Duration timeout) throws InterruptedException, IOException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -116,7 +160,8 @@ final class JobProcess {
 
   /**
    * Runs the job of the spec file {@code args[0]} to its end, or stops it with a savepoint once the
-   * request file {@code args[1]} appears; exits 1 if it fails.
+   * request file {@code args[1]} appears, or halts at the spec's failure point (exit status {@link
+   * Failures#HALTED}); exits 1 if it fails.
    */
   public static void main(String[] args) throws Exception {
     Spec spec;
@@ -127,6 +172,9 @@ final class JobProcess {
     if (spec.restoreFrom() != null) {
       // A local environment takes the restore from its configuration, not from the stream graph.
       conf.set(StateRecoveryOptions.SAVEPOINT_PATH, spec.restoreFrom());
+    }
+    if (spec.haltAt() != null) {
+      Failures.armHalting(spec.haltAt(), haltRecordOf(Path.of(args[1])));
     }
     StreamExecutionEnvironment env = spec.job().environment(conf);
     spec.job().addDataStream(env, spec.changelog());

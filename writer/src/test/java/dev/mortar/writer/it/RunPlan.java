@@ -37,8 +37,11 @@ record RunPlan(
     /** Cancel, then restore from the oldest retained checkpoint: its later rows come again. */
     OLDER_CHECKPOINT,
     /**
-     * The job runs in a process of its own ({@link JobProcess}) that is killed with SIGKILL; a job
-     * in this JVM restores from the newest retained checkpoint.
+     * The job runs in a process of its own ({@link JobProcess}) that is killed with SIGKILL after
+     * the plan's commits or, if the plan arms a failure point before the interruption, halts at
+     * that point as SIGKILL would there; a job in this JVM restores from the newest retained
+     * checkpoint, or starts afresh if the process retained none (after releasing the dead process's
+     * writer lease, as a user would with {@code bin/lease --release}).
      */
     KILLED_PROCESS,
     /**
@@ -48,7 +51,7 @@ record RunPlan(
      */
     TASK_MANAGER_KILLED;
 
-    /** Whether the first job runs outside this JVM, where no failure point can be armed. */
+    /** Whether the first job runs outside this JVM, where no failure point can throw. */
     boolean inOtherProcesses() {
       return this == KILLED_PROCESS || this == TASK_MANAGER_KILLED;
     }
@@ -115,6 +118,9 @@ record RunPlan(
         interruption == Interruption.NONE || interruption == Interruption.TASK_MANAGER_KILLED
             ? List.of()
             : drawFaults(points, random.nextInt(2), random);
+    if (interruption == Interruption.KILLED_PROCESS && random.nextBoolean()) {
+      faultsBefore = drawFaults(points, 1, random);
+    }
     return new RunPlan(
         seed,
         job,
@@ -154,6 +160,11 @@ record RunPlan(
     return format == LogBlockFormat.AVRO ? LogBlockFormat.PARQUET : LogBlockFormat.AVRO;
   }
 
+  /** Whether the first job's process halts at its failure point instead of being killed. */
+  boolean haltsAtFault() {
+    return interruption == Interruption.KILLED_PROCESS && !faultsBefore.isEmpty();
+  }
+
   /** Whether the restored job runs with another write parallelism than the first. */
   boolean rescales() {
     return interruption != Interruption.NONE && restored.parallelism() != job.parallelism();
@@ -187,9 +198,8 @@ record RunPlan(
     } else if (interruption != Interruption.NONE) {
       text.append("; then ")
           .append(interruption)
-          .append(" after ")
-          .append(commitsBeforeInterruption)
-          .append(" commits, restored at P=")
+          .append(haltsAtFault() ? " at its failure point" : " after " + commitsBeforeInterruption)
+          .append(haltsAtFault() ? ", restored at P=" : " commits, restored at P=")
           .append(restored.parallelism())
           .append(restored.format() != job.format() ? ", " + restored.format() : "")
           .append(restored.smallBuffers() ? ", small buffers" : "")
