@@ -1,5 +1,6 @@
 package dev.mortar.writer.it;
 
+import static dev.mortar.writer.it.Failures.Point.COMMIT_PUBLISH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.logformat.LogBlockFormat;
@@ -13,8 +14,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import javax.annotation.Nullable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,11 +29,11 @@ import org.slf4j.LoggerFactory;
  * job compacts every 2 delta commits, as users' jobs compact by default) it is either killed with
  * SIGKILL, and a new process submits the same job restored from the newest retained checkpoint, or
  * stopped with a savepoint ({@code flink stop}), and a new process submits it restored from that
- * savepoint ({@code flink run -s}). Flink resets the sink's coordinator before starting it on these
- * paths. The restored job must finish with exactly the expected table (Hudi's reader), nothing
- * pending, one file group per bucket and no base file but those of completed compactions. {@code
- * -Dmortar.restore.runs=N} runs N seeds of each (default 1; {@code bin/campaign} kills more);
- * {@code -Dmortar.seed=S} re-runs one.
+ * savepoint ({@code flink run -s}), or it halts by itself at an exact point of a commit. Flink
+ * resets the sink's coordinator before starting it on these paths. The restored job must finish
+ * with exactly the expected table (Hudi's reader), nothing pending, one file group per bucket and
+ * no base file but those of completed compactions. {@code -Dmortar.restore.runs=N} runs N seeds of
+ * each (default 1; {@code bin/campaign} kills more); {@code -Dmortar.seed=S} re-runs one.
  */
 class ProcessRestoreITCase {
   private static final Logger LOG = LoggerFactory.getLogger(ProcessRestoreITCase.class);
@@ -63,11 +66,42 @@ class ProcessRestoreITCase {
     restoreAndVerify(first, savepoint);
   }
 
-  /** The first process of a seed's job, once it has committed and planned a compaction. */
+  /**
+   * The first process halts by itself, as SIGKILL would, at an exact moment: while publishing its
+   * second delta commit, whose checkpoint has completed, or its first compaction's commit, whose
+   * base files are all written. Nothing of the process closes or cleans up; a new process restores
+   * the newest retained checkpoint.
+   */
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(
+      value = Failures.Point.class,
+      names = {"COMMIT_PUBLISH", "COMPACTION_COMMIT_PUBLISH"})
+  void jobHaltedWhilePublishingACommitRestoredInANewProcessEndsExact(Failures.Point point)
+      throws Exception {
+    long seed = Seeds.seed("ProcessRestoreITCase " + point);
+    FirstRun first = startFirst(seed, new Failures.Plan(point, point == COMMIT_PUBLISH ? 2 : 1));
+    assertThat(first.process().awaitHaltOrSuccess(RUN_LIMIT))
+        .as("seed %s: the process halted at %s", seed, point)
+        .isTrue();
+    LOG.info("seed {}: halted at {}", seed, first.process().haltedAt());
+    List<Path> retained = Restores.completedCheckpoints(first.checkpoints());
+    assertThat(retained).as("seed %s: retained checkpoints", seed).isNotEmpty();
+    restoreAndVerify(first, retained.get(retained.size() - 1).toUri().toString());
+  }
+
+  /** The first process of a seed's job. */
   private record FirstRun(
       long seed, SinkJob job, Changelog changelog, Path checkpoints, JobProcess process) {}
 
+  /** Starts the first process and returns once it has committed and planned a compaction. */
   private FirstRun startFirst(long seed) throws Exception {
+    FirstRun first = startFirst(seed, null);
+    awaitCompletedCommits(first.job().path(), first.process(), seed);
+    return first;
+  }
+
+  /** Starts the first process, which halts at {@code haltAt} if given. */
+  private FirstRun startFirst(long seed, @Nullable Failures.Plan haltAt) throws Exception {
     SplittableRandom random = new SplittableRandom(seed);
     SinkJob job =
         SinkJob.at(dir.resolve("t").toUri().toString())
@@ -85,8 +119,9 @@ class ProcessRestoreITCase {
     LOG.info("seed {}: {}", seed, job);
     JobProcess process =
         JobProcess.start(
-            new JobProcess.Spec(job, changelog, checkpoints.toString(), null), dir, "first");
-    awaitCompletedCommits(job.path(), process, seed);
+            new JobProcess.Spec(job, changelog, checkpoints.toString(), null, haltAt),
+            dir,
+            "first");
     return new FirstRun(seed, job, changelog, checkpoints, process);
   }
 
