@@ -159,9 +159,11 @@ final class Failures {
   }
 
   /** What a halting failure point wrote to {@code record} before it ended its JVM. */
-  static Fired readHaltRecord(Path record) throws IOException, ClassNotFoundException {
+  static Fired readHaltRecord(Path record) throws IOException {
     try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(record))) {
       return (Fired) in.readObject();
+    } catch (ClassNotFoundException e) {
+      throw new IOException("halt record " + record + " holds an unknown class", e);
     }
   }
 

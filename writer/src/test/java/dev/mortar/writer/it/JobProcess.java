@@ -137,18 +137,14 @@ final class JobProcess {
   }
 
   /** The failure point that halted the process. */
-  Failures.Fired haltedAt() throws IOException, ClassNotFoundException {
+  Failures.Fired haltedAt() throws IOException {
     return Failures.readHaltRecord(haltRecordOf(stopRequest));
   }
 
   /** Waits for the job to finish; fails with the process's output if it did not succeed. */
   void awaitSuccess(Duration timeout) throws InterruptedException, IOException {
-    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-      kill();
-      throw new IllegalStateException("job did not finish in " + timeout + ":\n" + output());
-    }
-    if (process.exitValue() != 0) {
-      throw new IllegalStateException("job exited with " + process.exitValue() + ":\n" + output());
+    if (awaitHaltOrSuccess(timeout)) {
+      throw new IllegalStateException("job halted at " + haltedAt() + ":\n" + output());
     }
   }
 
