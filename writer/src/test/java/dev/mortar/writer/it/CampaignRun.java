@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.JobStatus;
@@ -175,11 +176,9 @@ final class CampaignRun {
       Thread.sleep(20);
     }
     process.kill();
-    List<Path> retained = Restores.completedCheckpoints(checkpoints());
-    if (retained.isEmpty()) {
-      throw new IllegalStateException("no retained checkpoint of the killed process");
-    }
-    return retained.get(retained.size() - 1).toUri().toString();
+    return Restores.newestCompletedCheckpoint(checkpoints())
+        .orElseThrow(
+            () -> new IllegalStateException("no retained checkpoint of the killed process"));
   }
 
   /**
@@ -204,15 +203,14 @@ final class CampaignRun {
       return null;
     }
     fired.add(process.haltedAt());
-    List<Path> retained = Restores.completedCheckpoints(checkpoints());
-    if (retained.isEmpty()) {
+    Optional<String> newest = Restores.newestCompletedCheckpoint(checkpoints());
+    if (newest.isEmpty()) {
       releaseLease();
       runRestored(null);
       return "nothing (no checkpoint retained)";
     }
-    String newest = retained.get(retained.size() - 1).toUri().toString();
-    runRestored(newest);
-    return newest;
+    runRestored(newest.get());
+    return newest.get();
   }
 
   private void releaseLease() throws IOException {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import org.apache.flink.core.execution.JobClient;
@@ -97,9 +98,9 @@ class DiskFullITCase {
 
     clearFaults();
     immutable = null;
-    List<Path> retained = Restores.completedCheckpoints(dir.resolve("checkpoints"));
-    assertThat(retained).as("retained checkpoints").isNotEmpty();
-    submit(job, changelog, retained.get(retained.size() - 1).toUri().toString())
+    Optional<String> newest = Restores.newestCompletedCheckpoint(dir.resolve("checkpoints"));
+    assertThat(newest).as("a retained checkpoint").isPresent();
+    submit(job, changelog, newest.get())
         .getJobExecutionResult()
         .get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
     job.verify(changelog);

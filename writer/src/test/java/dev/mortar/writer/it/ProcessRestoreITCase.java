@@ -11,7 +11,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import javax.annotation.Nullable;
@@ -52,9 +52,7 @@ class ProcessRestoreITCase {
   void killedJobRestoredFromItsNewestCheckpointEndsExact(long seed) throws Exception {
     FirstRun first = startFirst(seed);
     first.process().kill();
-    List<Path> retained = Restores.completedCheckpoints(first.checkpoints());
-    assertThat(retained).as("seed %s: retained checkpoints", seed).isNotEmpty();
-    restoreAndVerify(first, retained.get(retained.size() - 1).toUri().toString());
+    restoreAndVerify(first, newestCheckpoint(first));
   }
 
   @ParameterizedTest(name = "seed {0}")
@@ -84,9 +82,13 @@ class ProcessRestoreITCase {
         .as("seed %s: the process halted at %s", seed, point)
         .isTrue();
     LOG.info("seed {}: halted at {}", seed, first.process().haltedAt());
-    List<Path> retained = Restores.completedCheckpoints(first.checkpoints());
-    assertThat(retained).as("seed %s: retained checkpoints", seed).isNotEmpty();
-    restoreAndVerify(first, retained.get(retained.size() - 1).toUri().toString());
+    restoreAndVerify(first, newestCheckpoint(first));
+  }
+
+  private static String newestCheckpoint(FirstRun first) throws IOException {
+    Optional<String> newest = Restores.newestCompletedCheckpoint(first.checkpoints());
+    assertThat(newest).as("seed %s: a retained checkpoint", first.seed()).isPresent();
+    return newest.get();
   }
 
   /** The first process of a seed's job. */

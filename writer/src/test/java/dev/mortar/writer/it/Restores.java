@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -67,6 +68,14 @@ final class Restores {
         }
       }
     }
+  }
+
+  /** The newest completed checkpoint under {@code dir}, as a URI to restore from; empty if none. */
+  static Optional<String> newestCompletedCheckpoint(Path dir) throws IOException {
+    List<Path> completed = completedCheckpoints(dir);
+    return completed.isEmpty()
+        ? Optional.empty()
+        : Optional.of(completed.get(completed.size() - 1).toUri().toString());
   }
 
   private static boolean isCompleted(Path folder) {
