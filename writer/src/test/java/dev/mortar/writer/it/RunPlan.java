@@ -198,8 +198,11 @@ record RunPlan(
     } else if (interruption != Interruption.NONE) {
       text.append("; then ")
           .append(interruption)
-          .append(haltsAtFault() ? " at its failure point" : " after " + commitsBeforeInterruption)
-          .append(haltsAtFault() ? ", restored at P=" : " commits, restored at P=")
+          .append(
+              haltsAtFault()
+                  ? " at its failure point"
+                  : " after " + commitsBeforeInterruption + " commits")
+          .append(", restored at P=")
           .append(restored.parallelism())
           .append(restored.format() != job.format() ? ", " + restored.format() : "")
           .append(restored.smallBuffers() ? ", small buffers" : "")
