@@ -5,6 +5,7 @@ import dev.mortar.writer.compaction.PendingCompactions;
 import dev.mortar.writer.compaction.TableFiles;
 import dev.mortar.writer.compaction.TimelineSnapshot;
 import dev.mortar.writer.table.HudiTable;
+import dev.mortar.writer.table.InstantIssuer;
 import dev.mortar.writer.table.Timeline;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -63,7 +64,7 @@ final class Cleaner {
           "Finishing clean {} of table {}, left pending by an earlier attempt", pending, basePath);
       deleted = deleted.plus(execute(readPlan(pending)));
     }
-    Optional<CleanPlan> plan = plan(timeline.newInstantTime());
+    Optional<CleanPlan> plan = plan(timeline.newInstantTime(InstantIssuer.CLEAN_PLANS));
     if (plan.isPresent()) {
       deleted = deleted.plus(execute(plan.get()));
     }

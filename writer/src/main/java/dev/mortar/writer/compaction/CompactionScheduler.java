@@ -4,6 +4,7 @@ import dev.mortar.writer.options.CompactionTrigger;
 import dev.mortar.writer.options.LogSizeThreshold;
 import dev.mortar.writer.service.BackgroundService;
 import dev.mortar.writer.table.HudiTable;
+import dev.mortar.writer.table.InstantIssuer;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
@@ -44,7 +45,7 @@ public final class CompactionScheduler implements AutoCloseable {
     if (service.isBusy()) {
       return;
     }
-    String instant = table.timeline().newInstantTime();
+    String instant = table.timeline().newInstantTime(InstantIssuer.COMPACTION_PLANS);
     service.startUnlessRunning(
         "planning compaction " + instant + " of table " + table.basePath(),
         () -> {

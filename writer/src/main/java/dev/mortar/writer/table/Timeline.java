@@ -37,9 +37,9 @@ import org.apache.hadoop.fs.RemoteIterator;
  * {@code InstantCoordinator} on the JobManager starts instants, the committer operator completes
  * and aborts them. Each issues its times from its own {@link InstantClock}, which takes the latest
  * time on disk as its floor, so the times are increasing and a completion time is later than its
- * requested time, across restarts too. A compaction instant comes from the committer's clock
- * ({@link #newInstantTime}), so every delta commit the committer completes afterwards has a later
- * completion time.
+ * requested time, across restarts too; requested times of different issuers never meet ({@link
+ * InstantIssuer}). A compaction instant comes from the committer's clock ({@link #newInstantTime}),
+ * so every delta commit the committer completes afterwards has a later completion time.
  */
 public final class Timeline {
   static final String ACTION = ".deltacommit";
@@ -100,7 +100,7 @@ public final class Timeline {
 
   /** Starts a new deltacommit: a fresh instant time with its requested and inflight files. */
   public String startInstant() {
-    String instant = clock.next(scan().latestTime());
+    String instant = clock.next(scan().latestTime(), InstantIssuer.DELTA_COMMITS);
     try {
       fs.create(new Path(timelineDir, instant + REQUESTED), false).close();
       fs.create(new Path(timelineDir, instant + INFLIGHT), false).close();
@@ -111,11 +111,11 @@ public final class Timeline {
   }
 
   /**
-   * A time later than every time on the timeline and every time this timeline issued; a completion
-   * time {@link #complete} issues afterwards is later still.
+   * A requested time of {@code issuer}, later than every time on the timeline and every time this
+   * timeline issued; a completion time {@link #complete} issues afterwards is later still.
    */
-  public String newInstantTime() {
-    return clock.next(scan().latestTime());
+  public String newInstantTime(InstantIssuer issuer) {
+    return clock.next(scan().latestTime(), issuer);
   }
 
   /**

@@ -88,10 +88,10 @@ class TimelineTest {
     assertThat(instants)
         .containsExactly(
             "20261122120000000",
-            "20261122120000001",
-            "20261122120000002",
             "20261122120000003",
-            "20261122120000004");
+            "20261122120000006",
+            "20261122120000009",
+            "20261122120000012");
     assertThat(timeline.pendingInstants()).isEqualTo(instants);
   }
 
@@ -105,7 +105,7 @@ class TimelineTest {
     Clock hourEarlier = Clock.offset(FROZEN, Duration.ofHours(-1));
     String next =
         HudiTable.createOrValidate(fs, base, settings, hourEarlier).timeline().startInstant();
-    assertThat(next).isEqualTo("20261122120000002");
+    assertThat(next).isEqualTo("20261122120000003");
   }
 
   @Test
@@ -119,7 +119,7 @@ class TimelineTest {
     assertThat(names())
         .contains(
             "20261122120000000_20261122120000001.deltacommit",
-            "20261122120000002_20261122120000003.deltacommit");
+            "20261122120000003_20261122120000004.deltacommit");
   }
 
   @Test
@@ -165,7 +165,7 @@ class TimelineTest {
     Timeline timeline = HudiTable.createOrValidate(fs, base, settings).timeline();
     String delta = timeline.startInstant();
     timeline.complete(delta, List.of(STAT), "{}");
-    String compaction = timeline.newInstantTime();
+    String compaction = timeline.newInstantTime(InstantIssuer.COMPACTION_PLANS);
     timeline.requestCompaction(compaction, new byte[0]);
     timeline.startCompaction(compaction);
     Path log = touch("2024-01-01/.00000001-abc_" + delta + ".log.1_0-1-0");
@@ -192,7 +192,7 @@ class TimelineTest {
   @Test
   void aCommittedCompactionCannotBeUnscheduled() {
     Timeline timeline = HudiTable.createOrValidate(fs, base, settings).timeline();
-    String compaction = timeline.newInstantTime();
+    String compaction = timeline.newInstantTime(InstantIssuer.COMPACTION_PLANS);
     timeline.requestCompaction(compaction, new byte[0]);
     timeline.completeCompaction(compaction, List.of(), "{}");
     assertThatThrownBy(() -> timeline.unscheduleCompaction(compaction))
