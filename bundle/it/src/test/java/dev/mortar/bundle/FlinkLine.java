@@ -1,15 +1,10 @@
 package dev.mortar.bundle;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A Flink line Mortar ships a bundle for: the bundle jar and the installation it is tested on, as
- * the build passes them (bundle/it/pom.xml). The installation's class paths are the files that
- * bundle/installation/ writes: {@code lib.classpath} (Flink's lib/ and the Hadoop client) and
- * {@code gateway.classpath} (the SQL Gateway of opt/).
+ * A Flink line Mortar ships a bundle for, with the bundle jar as the build passes it
+ * (bundle/it/pom.xml). The Flink releases the bundles are run on are {@link FlinkRelease}.
  */
 enum FlinkLine {
   FLINK_1_20("1.20"),
@@ -24,40 +19,11 @@ enum FlinkLine {
 
   /** The bundle jar for this line. */
   Path bundleJar() {
-    return Path.of(property("bundle"));
-  }
-
-  /** The JobManager's and TaskManagers' class path: Flink's lib/ and the Hadoop client. */
-  String installationClassPath() {
-    return readClassPath("lib.classpath");
-  }
-
-  /** What the SQL Gateway adds to the installation's class path. */
-  String gatewayClassPath() {
-    return readClassPath("gateway.classpath");
+    return Path.of(BuildProperties.get("mortar.flink-" + version + ".bundle"));
   }
 
   @Override
   public String toString() {
-    return "Flink " + version;
-  }
-
-  private String readClassPath(String name) {
-    Path file = Path.of(property("installation"), name);
-    try {
-      return Files.readString(file).strip();
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "class path file " + file + " of " + this + " (built by bundle/installation/)", e);
-    }
-  }
-
-  private String property(String name) {
-    String key = "mortar.flink-" + version + "." + name;
-    String value = System.getProperty(key);
-    if (value == null) {
-      throw new IllegalStateException("system property " + key + " is not set (bundle/it/pom.xml)");
-    }
-    return value;
+    return "the Flink " + version + " bundle";
   }
 }

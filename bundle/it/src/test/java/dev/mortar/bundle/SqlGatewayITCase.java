@@ -23,14 +23,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Mortar deployed as users deploy it, on each Flink line: the line's bundle jar next to that line's
- * installation (Flink's own jars) and a Hadoop client on the class path of a standalone session
- * cluster (JobManager and TaskManager in their own JVMs) and of a SQL Gateway in front of it,
- * nothing of the test's class path. The SQL a user would type into the SQL client goes over the
- * gateway's REST API: a bounded DataGen table, a {@code 'connector' = 'mortar'} table writing
- * Parquet blocks and an INSERT with checkpoints on. The job must commit over several checkpoints,
- * compact (Parquet base files), and leave a table in which Hudi's reader finds every generated key
- * once.
+ * Mortar deployed as users deploy it, on each Flink release it supports: the release's bundle jar
+ * (the 2.2 bundle on Flink 2.0 and 2.1) next to that release's installation (Flink's own jars) and
+ * a Hadoop client on the class path of a standalone session cluster (JobManager and TaskManager in
+ * their own JVMs) and of a SQL Gateway in front of it, nothing of the test's class path. The SQL a
+ * user would type into the SQL client goes over the gateway's REST API: a bounded DataGen table, a
+ * {@code 'connector' = 'mortar'} table writing Parquet blocks and an INSERT with checkpoints on.
+ * The job must commit over several checkpoints, compact (Parquet base files), and leave a table in
+ * which Hudi's reader finds every generated key once.
  */
 class SqlGatewayITCase {
   private static final Logger LOG = LoggerFactory.getLogger(SqlGatewayITCase.class);
@@ -40,40 +40,40 @@ class SqlGatewayITCase {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @EnumSource(FlinkLine.class)
-  void insertThroughTheGatewayWritesATableHudiReads(FlinkLine line) throws Exception {
-    writeThroughTheGateway(line, line.bundleJar().toString());
+  @EnumSource(FlinkRelease.class)
+  void insertThroughTheGatewayWritesATableHudiReads(FlinkRelease release) throws Exception {
+    writeThroughTheGateway(release, release.bundleJar().toString());
   }
 
   /**
    * Another connector's older, unrelocated Avro and Parquet come first on the class path. Run on
-   * one line only: every bundle holds the same relocated classes, and which Avro and Parquet the
+   * one release only: every bundle holds the same relocated classes, and which Avro and Parquet the
    * bundle's classes bind to does not depend on the Flink line.
    */
   @Test
   void otherAvroAndParquetOnTheClassPathChangeNothing() throws Exception {
-    FlinkLine line = FlinkLine.FLINK_1_20;
+    FlinkRelease release = FlinkRelease.FLINK_1_20;
     Path jars = Path.of(System.getProperty("mortar.other-avro-and-parquet"));
     try (Stream<Path> files = Files.list(jars)) {
       String others =
           files.map(Path::toString).sorted().collect(Collectors.joining(File.pathSeparator));
-      writeThroughTheGateway(line, others + File.pathSeparator + line.bundleJar());
+      writeThroughTheGateway(release, others + File.pathSeparator + release.bundleJar());
     }
   }
 
   /**
-   * Runs the SQL job on {@code line}'s installation whose class path ends with {@code userJars}.
+   * Runs the SQL job on {@code release}'s installation whose class path ends with {@code userJars}.
    */
-  private void writeThroughTheGateway(FlinkLine line, String userJars) throws Exception {
+  private void writeThroughTheGateway(FlinkRelease release, String userJars) throws Exception {
     String path = dir.resolve("t").toUri().toString();
-    String classPath = line.installationClassPath() + File.pathSeparator + userJars;
+    String classPath = release.installationClassPath() + File.pathSeparator + userJars;
     try (StandaloneFlinkCluster cluster =
             new StandaloneFlinkCluster(dir.resolve("cluster"), 2, classPath);
         SqlGatewayProcess gateway =
             new SqlGatewayProcess(
                 dir.resolve("gateway"),
                 cluster,
-                classPath + File.pathSeparator + line.gatewayClassPath())) {
+                classPath + File.pathSeparator + release.gatewayClassPath())) {
       cluster.startTaskManager();
       SqlGatewayProcess.Session session = gateway.openSession();
       session.execute("SET 'execution.checkpointing.interval' = '1s'");
@@ -94,7 +94,7 @@ class SqlGatewayITCase {
       String jobId =
           session.execute("INSERT INTO orders SELECT * FROM source").get(0).get(0).asText();
       awaitFinished(cluster, gateway, jobId);
-      LOG.info("{} job {} finished: {}", line, jobId, checkpointCounts(cluster, jobId));
+      LOG.info("{}: job {} finished: {}", release, jobId, checkpointCounts(cluster, jobId));
     }
     assertThat(HudiTableOracle.completedInstants(path))
         .as("delta commits of a job over several checkpoints")
