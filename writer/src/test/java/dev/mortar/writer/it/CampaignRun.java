@@ -9,8 +9,6 @@ import dev.mortar.writer.table.LeaseHolder;
 import dev.mortar.writer.table.TableFileSystems;
 import dev.mortar.writer.table.WriterLease;
 import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,8 +22,6 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.timeline.HoodieTimeline;
 
 /**
  * Carries out one {@link RunPlan} in a folder of its own on the MiniCluster of this JVM (and, for a
@@ -308,7 +304,7 @@ final class CampaignRun {
           () -> BaseFiles.read(job.path()).verifyNoStrayBaseFiles(job.path(), "campaign"));
     }
     if (job.cleanRetainCommits() > 0) {
-      verdict.check("cleans and archival settled", () -> checkCleansAndArchive(job.path()));
+      verdict.check("cleans and archival settled", job::verifyCleansAndArchiveSettled);
     }
     verdict.check(
         "commits",
@@ -318,27 +314,6 @@ final class CampaignRun {
           }
         });
     return verdict;
-  }
-
-  /**
-   * No clean is pending, Hudi loads the archived timeline and no archival is left half done (a job
-   * that cleans and archives has done both by its end).
-   */
-  private static void checkCleansAndArchive(String path) {
-    HoodieTableMetaClient metaClient = HudiClient.metaClient(path);
-    HoodieTimeline cleans = metaClient.getActiveTimeline().getCleanerTimeline();
-    if (!cleans.filterInflightsAndRequested().empty()) {
-      throw new IllegalStateException("pending cleans " + cleans.filterInflightsAndRequested());
-    }
-    if (cleans.filterCompletedInstants().empty()) {
-      throw new IllegalStateException("no completed clean");
-    }
-    if (metaClient.getArchivedTimeline().getInstants().isEmpty()) {
-      throw new IllegalStateException("nothing archived");
-    }
-    if (Files.exists(Path.of(URI.create(path)).resolve(".hoodie/.temp/archive.pending"))) {
-      throw new IllegalStateException("an archival left half done (.hoodie/.temp/archive.pending)");
-    }
   }
 
   /**

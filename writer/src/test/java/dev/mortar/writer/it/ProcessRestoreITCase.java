@@ -1,6 +1,6 @@
 package dev.mortar.writer.it;
 
-import static dev.mortar.writer.it.Failures.Point.COMMIT_PUBLISH;
+import static dev.mortar.writer.it.Failures.Point.COMPACTION_COMMIT_PUBLISH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mortar.logformat.LogBlockFormat;
@@ -66,18 +66,21 @@ class ProcessRestoreITCase {
 
   /**
    * The first process halts by itself, as SIGKILL would, at an exact moment: while publishing its
-   * second delta commit, whose checkpoint has completed, or its first compaction's commit, whose
-   * base files are all written. Nothing of the process closes or cleans up; a new process restores
-   * the newest retained checkpoint.
+   * second delta commit, whose checkpoint has completed; its first compaction's commit, whose base
+   * files are all written; the second file of its first archival, the archived timeline's new
+   * snapshot half published; or its archiver's second deletion of an active timeline file, the
+   * archive holding instants the active timeline still partly holds. Nothing of the process closes
+   * or cleans up; a new process restores the newest retained checkpoint.
    */
   @ParameterizedTest(name = "{0}")
   @EnumSource(
       value = Failures.Point.class,
-      names = {"COMMIT_PUBLISH", "COMPACTION_COMMIT_PUBLISH"})
-  void jobHaltedWhilePublishingACommitRestoredInANewProcessEndsExact(Failures.Point point)
+      names = {"COMMIT_PUBLISH", "COMPACTION_COMMIT_PUBLISH", "ARCHIVE_CREATE", "ARCHIVE_DELETE"})
+  void jobHaltedAtAnExactMomentRestoredInANewProcessEndsExact(Failures.Point point)
       throws Exception {
     long seed = Seeds.seed("ProcessRestoreITCase " + point);
-    FirstRun first = startFirst(seed, new Failures.Plan(point, point == COMMIT_PUBLISH ? 2 : 1));
+    FirstRun first =
+        startFirst(seed, new Failures.Plan(point, point == COMPACTION_COMMIT_PUBLISH ? 1 : 2));
     assertThat(first.process().awaitHaltOrSuccess(RUN_LIMIT))
         .as("seed %s: the process halted at %s", seed, point)
         .isTrue();
@@ -114,6 +117,8 @@ class ProcessRestoreITCase {
             .buckets(4)
             .perCheckpoint(300)
             .compactEvery(2)
+            .cleanRetainCommits(2)
+            .archiveBeyond(8)
             .build();
     Changelog changelog =
         Changelog.random(seed, CHANGES, 2_000, 100, 30).withoutStaleChangesAfterDeletes();
@@ -148,6 +153,7 @@ class ProcessRestoreITCase {
     job.verify(first.changelog());
     job.verifyNothingUncommittedLeft();
     job.verifyOneFileGroupPerBucket();
+    job.verifyCleansAndArchiveSettled();
     BaseFiles.read(job.path()).verifyOnlyCommittedBaseFiles(job.path(), "seed " + seed);
   }
 

@@ -35,6 +35,8 @@ import org.apache.flink.types.Row;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
 
 /**
  * One test job: a {@link Changelog} upserted into a table through the DataStream {@link MortarSink}
@@ -477,6 +479,21 @@ record SinkJob(
 
   void verify(Changelog changelog) throws IOException {
     verify(changelog, new org.apache.hadoop.conf.Configuration());
+  }
+
+  /**
+   * No clean is pending and one completed, Hudi loads the archived timeline and finds instants in
+   * it, and no archival is left half done: what a job that cleans and archives has done by its end.
+   */
+  void verifyCleansAndArchiveSettled() {
+    HoodieTableMetaClient metaClient = HudiClient.metaClient(path);
+    HoodieTimeline cleans = metaClient.getActiveTimeline().getCleanerTimeline();
+    assertThat(cleans.filterInflightsAndRequested().getInstants()).as("pending cleans").isEmpty();
+    assertThat(cleans.filterCompletedInstants().getInstants()).as("completed cleans").isNotEmpty();
+    assertThat(metaClient.getArchivedTimeline().getInstants()).as("archived instants").isNotEmpty();
+    assertThat(java.nio.file.Path.of(URI.create(path)).resolve(".hoodie/.temp/archive.pending"))
+        .as("an archival left half done")
+        .doesNotExist();
   }
 
   /**
