@@ -5,7 +5,7 @@ import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.logformat.ParquetCodec;
 import dev.mortar.serde.MortarRowBatch;
 import dev.mortar.serde.MortarRowBatchTypeInfo;
-import dev.mortar.writer.assign.BucketTaskSelector;
+import dev.mortar.writer.assign.BatchTaskPartitioner;
 import dev.mortar.writer.assign.ShuffleBatcher;
 import dev.mortar.writer.assign.ShuffleRowMaker;
 import dev.mortar.writer.clean.Cleaning;
@@ -13,6 +13,7 @@ import dev.mortar.writer.commit.CommitOperator;
 import dev.mortar.writer.compaction.AfterCompaction;
 import dev.mortar.writer.compaction.CompactionStages;
 import dev.mortar.writer.compaction.CompactionTask;
+import dev.mortar.writer.input.AlignedEdges;
 import dev.mortar.writer.input.UncopiedInput;
 import dev.mortar.writer.input.WriteInput;
 import dev.mortar.writer.options.NullKeyPolicy;
@@ -110,8 +111,7 @@ public final class MortarSink {
     }
     uids.apply("mortar-write").ifPresent(written::uid);
     SingleOutputStreamOperator<CompactionTask> committed =
-        written
-            .global()
+        AlignedEdges.global(written)
             .transform(
                 "mortar-commit: " + settings.tableName(),
                 CompactionStages.TASK_TYPE,
@@ -151,8 +151,7 @@ public final class MortarSink {
                 ShuffleBatcher.chained(settings, writeTasks))
             .setParallelism(input.getParallelism());
     uids.apply("mortar-assign").ifPresent(batched::uid);
-    return batched.partitionCustom(
-        new BucketTaskSelector.TaskPartitioner(writeTasks), new BucketTaskSelector.BatchTask());
+    return AlignedEdges.aligned(batched, new BatchTaskPartitioner(writeTasks));
   }
 
   /** The write operator over {@code rows}, which {@code input} turns into shuffle rows. */

@@ -2,22 +2,27 @@ package dev.mortar.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mortar.writer.assign.BatchTaskPartitioner;
 import dev.mortar.writer.it.Changelog;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.StreamSupport;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
-import org.apache.flink.streaming.runtime.partitioner.CustomPartitionerWrapper;
 import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,7 +50,7 @@ class MortarSinkTopologyTest {
             .orElseThrow();
     assertThat(write.getInEdges()).hasSize(1);
     assertThat(write.getInEdges().get(0).getPartitioner())
-        .isInstanceOf(forwarded ? ForwardPartitioner.class : CustomPartitionerWrapper.class);
+        .isInstanceOf(forwarded ? ForwardPartitioner.class : BatchTaskPartitioner.class);
     StreamNode first =
         graph.getStreamNodes().stream()
             .filter(
@@ -92,6 +97,44 @@ class MortarSinkTopologyTest {
     assertThat(first.getInEdges().get(0).getPartitioner())
         .as("the edge of the user's rebalance(), not a forward edge")
         .isNotInstanceOf(ForwardPartitioner.class);
+  }
+
+  /**
+   * With unaligned checkpoints on, every edge into a Mortar operator that is not chained (the
+   * bucket shuffle, write results, compaction operations and results) stays aligned, and the user's
+   * edge in front of the sink keeps unaligned checkpoints; the job builds (Flink refuses unaligned
+   * checkpoints on a custom partitioner's edge that allows them).
+   */
+  @Test
+  void edgesIntoMortarsOperatorsStayAlignedUnderUnalignedCheckpoints() {
+    Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.ENABLE_UNALIGNED, true);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.enableCheckpointing(1_000);
+    addSink(rows(env, 2).rebalance(), 2);
+    StreamGraph graph = env.getStreamGraph();
+
+    Map<String, Boolean> unalignedInto = new TreeMap<>();
+    for (StreamNode node : graph.getStreamNodes()) {
+      String name = node.getOperatorName();
+      if (name.startsWith("mortar-")) {
+        assertThat(node.getInEdges()).as("edges into %s", name).hasSize(1);
+        unalignedInto.put(
+            name.substring(0, name.indexOf(':')),
+            node.getInEdges().get(0).supportsUnalignedCheckpoints());
+      }
+    }
+    assertThat(unalignedInto)
+        .containsExactlyEntriesOf(
+            new TreeMap<>(
+                Map.of(
+                    "mortar-assign", true,
+                    "mortar-commit", false,
+                    "mortar-compact", false,
+                    "mortar-compaction-commit", false,
+                    "mortar-end", false,
+                    "mortar-write", false)));
+    assertThat(graph.getJobGraph().getCheckpointingSettings()).isNotNull();
   }
 
   private static DataStream<RowData> rows(StreamExecutionEnvironment env, int parallelism) {

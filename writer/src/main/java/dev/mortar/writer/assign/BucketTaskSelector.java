@@ -1,18 +1,14 @@
 package dev.mortar.writer.assign;
 
 import dev.mortar.serde.MortarRow;
-import dev.mortar.serde.MortarRowBatch;
 import dev.mortar.writer.table.BucketIndex;
-import org.apache.flink.api.common.functions.Partitioner;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
  * The shuffle: a row goes to the write task that owns its (partition, bucket) by Hudi's own
  * bucket-to-task function ({@link BucketIndex#taskFor}), so Mortar and Hudi's Flink writer agree on
  * which task writes a file group. The selector computes the task of each row for {@link
- * ShuffleBatcher}; {@link BatchTask} keys a batch by the task it was made for, and {@link
- * TaskPartitioner} checks that task against the real number of write tasks.
+ * ShuffleBatcher}; {@link BatchTaskPartitioner} sends each batch to the task it was made for.
  *
  * <p>Hudi's function is {@code (start(partition) * buckets + bucket) % tasks}. Rows of one
  * partition usually come in runs, so the selector keeps the task of the current partition's bucket
@@ -48,35 +44,5 @@ public final class BucketTaskSelector {
     }
     int task = firstTaskOfPartition + row.getBucket() % writeTasks;
     return task < writeTasks ? task : task - writeTasks;
-  }
-
-  /** The key of a batch: the write task it was made for. */
-  public static final class BatchTask implements KeySelector<MortarRowBatch, Integer> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public Integer getKey(MortarRowBatch batch) {
-      return batch.task();
-    }
-  }
-
-  /** Sends a batch to the task its key names. */
-  public static final class TaskPartitioner implements Partitioner<Integer> {
-    private static final long serialVersionUID = 1L;
-
-    private final int writeTasks;
-
-    public TaskPartitioner(int writeTasks) {
-      this.writeTasks = writeTasks;
-    }
-
-    @Override
-    public int partition(Integer task, int numPartitions) {
-      if (numPartitions != writeTasks) {
-        throw new IllegalStateException(
-            "the sink was built for " + writeTasks + " write tasks but runs " + numPartitions);
-      }
-      return task;
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.mortar.writer.compaction;
 
+import dev.mortar.writer.input.AlignedEdges;
 import dev.mortar.writer.settings.SinkSettings;
 import java.util.Optional;
 import java.util.function.Function;
@@ -41,8 +42,7 @@ public final class CompactionStages {
       AfterCompaction afterCompaction,
       boolean fenced) {
     SingleOutputStreamOperator<CompactionResult> compacted =
-        tasks
-            .rebalance()
+        AlignedEdges.rebalance(tasks)
             .transform(
                 "mortar-compact: " + settings.tableName(),
                 RESULT_TYPE,
@@ -50,8 +50,7 @@ public final class CompactionStages {
             .setParallelism(parallelism);
     uids.apply("mortar-compact").ifPresent(compacted::uid);
     SingleOutputStreamOperator<Void> committed =
-        compacted
-            .global()
+        AlignedEdges.global(compacted)
             .transform(
                 "mortar-compaction-commit: " + settings.tableName(),
                 Types.VOID,
