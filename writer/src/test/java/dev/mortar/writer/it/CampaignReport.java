@@ -96,6 +96,9 @@ final class CampaignReport {
     if (outcome.plan().sql()) {
       tags.add("sql");
     }
+    if (job.unalignedCheckpoints()) {
+      tags.add("unaligned checkpoints");
+    }
     return tags;
   }
 

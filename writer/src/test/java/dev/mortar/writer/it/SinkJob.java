@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -35,7 +37,9 @@ import org.apache.flink.types.Row;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 
 /**
@@ -63,7 +67,9 @@ record SinkJob(
     boolean compactionInJob,
     int cleanRetainCommits,
     int archiveMaxCommits,
-    long checkpointMillis)
+    long checkpointMillis,
+    boolean unalignedCheckpoints,
+    boolean keyedInput)
     implements Serializable {
 
   /** The changelog source's uid: fixed, so a savepoint restores into a job of another shape. */
@@ -101,6 +107,8 @@ record SinkJob(
     builder.cleanRetainCommits = cleanRetainCommits;
     builder.archiveMaxCommits = archiveMaxCommits;
     builder.checkpointMillis = checkpointMillis;
+    builder.unalignedCheckpoints = unalignedCheckpoints;
+    builder.keyedInput = keyedInput;
     return builder;
   }
 
@@ -126,6 +134,8 @@ record SinkJob(
     private int cleanRetainCommits;
     private int archiveMaxCommits;
     private long checkpointMillis = 50;
+    private boolean unalignedCheckpoints;
+    private boolean keyedInput;
 
     private Builder(String path) {
       this.path = path;
@@ -226,6 +236,25 @@ record SinkJob(
       return this;
     }
 
+    /**
+     * Unaligned checkpoints ('execution.checkpointing.unaligned.enabled'): a barrier overtakes the
+     * records buffered in front of an operator, which the checkpoint stores as in-flight data.
+     */
+    Builder unalignedCheckpoints(boolean unaligned) {
+      this.unalignedCheckpoints = unaligned;
+      return this;
+    }
+
+    /**
+     * The DataStream job's rows reach the sink through a key-partitioned edge and an operator of
+     * the sink's parallelism, as in a user's job: an edge that takes unaligned checkpoints (each
+     * key's changes keep their order).
+     */
+    Builder keyedInput(boolean keyed) {
+      this.keyedInput = keyed;
+      return this;
+    }
+
     /** Whether the job executes its compaction plans ('compaction.async.enabled'). */
     Builder compactionInJob(boolean inJob) {
       this.compactionInJob = inJob;
@@ -259,7 +288,9 @@ record SinkJob(
           compactionInJob,
           cleanRetainCommits,
           archiveMaxCommits,
-          checkpointMillis);
+          checkpointMillis,
+          unalignedCheckpoints,
+          keyedInput);
     }
   }
 
@@ -274,9 +305,13 @@ record SinkJob(
     return configured(StreamExecutionEnvironment.getExecutionEnvironment(conf));
   }
 
-  /** The restart strategy of the job, which a client sets (a cluster's own does not apply). */
+  /**
+   * The restart strategy and checkpoint alignment of the job, which a client sets (a cluster's own
+   * do not apply).
+   */
   Configuration clientConfiguration() {
     Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.ENABLE_UNALIGNED, unalignedCheckpoints);
     if (restarts) {
       conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
       conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
@@ -301,8 +336,28 @@ record SinkJob(
   }
 
   /** Adds the changelog source and the DataStream sink to {@code env}. */
+  /** The changelog source and the sink, with the {@link Builder#keyedInput} edge if asked. */
   void addDataStream(StreamExecutionEnvironment env, Changelog changelog) {
-    addSink(changelogSource(env, changelog));
+    DataStream<RowData> rows = changelogSource(env, changelog);
+    if (keyedInput) {
+      rows =
+          rows.keyBy(new IdKey())
+              .map(row -> row)
+              .returns(rows.getType())
+              .uid("keyed-input")
+              .setParallelism(parallelism);
+    }
+    addSink(rows);
+  }
+
+  /** The key of a changelog row: its id. */
+  private static final class IdKey implements KeySelector<RowData, Long> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Long getKey(RowData row) {
+      return row.getLong(0);
+    }
   }
 
   /** Adds the changelog source, of parallelism 1, to {@code env}. */
@@ -498,11 +553,14 @@ record SinkJob(
 
   /**
    * No instant is left pending and every log file belongs to a completed instant: what a failed
-   * attempt wrote was rolled back. For a table on local disk.
+   * attempt wrote was rolled back. The commit metadata of each delta commit still on the active
+   * timeline names every log file of its instant, as Hudi's incremental readers find an instant's
+   * files by it. For a table on local disk.
    */
   void verifyNothingUncommittedLeft() throws IOException {
     List<String> completed = HudiTableOracle.completedInstants(path);
     assertThat(HudiTableOracle.pendingInstants(path)).as("pending instants").isEmpty();
+    Map<String, Set<String>> namedByInstant = logFilesNamedByActiveDeltaCommits();
     try (Stream<java.nio.file.Path> files = Files.walk(java.nio.file.Path.of(URI.create(path)))) {
       for (String logFile :
           files
@@ -511,8 +569,30 @@ record SinkJob(
               .toList()) {
         String instant = logFile.substring(logFile.indexOf('_') + 1, logFile.indexOf(".log."));
         assertThat(completed).as("instant of %s", logFile).contains(instant);
+        if (namedByInstant.containsKey(instant)) {
+          assertThat(namedByInstant.get(instant))
+              .as("log files in the commit metadata of %s", instant)
+              .contains(logFile);
+        }
       }
     }
+  }
+
+  private Map<String, Set<String>> logFilesNamedByActiveDeltaCommits() throws IOException {
+    HoodieTimeline deltaCommits =
+        HudiClient.metaClient(path)
+            .getActiveTimeline()
+            .getDeltaCommitTimeline()
+            .filterCompletedInstants();
+    Map<String, Set<String>> named = new HashMap<>();
+    for (HoodieInstant instant : deltaCommits.getInstants()) {
+      Set<String> files = new HashSet<>();
+      for (HoodieWriteStat stat : deltaCommits.readCommitMetadata(instant).getWriteStats()) {
+        files.add(new org.apache.hadoop.fs.Path(stat.getPath()).getName());
+      }
+      named.put(instant.requestedTime(), files);
+    }
+    return named;
   }
 
   /**
