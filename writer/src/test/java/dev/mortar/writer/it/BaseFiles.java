@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieArchivedTimeline;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -46,21 +45,11 @@ record BaseFiles(
     HoodieArchivedTimeline archived = metaClient.getArchivedTimeline();
     archived.loadCompletedInstantDetailsInMemory();
     for (HoodieTimeline timeline : List.of(archived, metaClient.getActiveTimeline())) {
-      addCommitted(timeline.getCommitTimeline().filterCompletedInstants(), committed);
+      committed.putAll(
+          HudiClient.writtenPaths(timeline.getCommitTimeline().filterCompletedInstants()));
       addCleaned(timeline.getCleanerTimeline().filterCompletedInstants(), cleaned);
     }
     return new BaseFiles(onDisk, committed, cleaned);
-  }
-
-  private static void addCommitted(HoodieTimeline commits, Map<String, List<String>> committed)
-      throws IOException {
-    for (HoodieInstant instant : commits.getInstants()) {
-      committed.put(
-          instant.requestedTime(),
-          commits.readCommitMetadata(instant).getWriteStats().stream()
-              .map(HoodieWriteStat::getPath)
-              .toList());
-    }
   }
 
   private static void addCleaned(HoodieTimeline cleans, Set<String> cleaned) throws IOException {

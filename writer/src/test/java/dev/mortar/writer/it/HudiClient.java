@@ -2,17 +2,23 @@ package dev.mortar.writer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.client.common.HoodieJavaEngineContext;
 import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.model.HoodieCleaningPolicy;
+import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.model.TableServiceType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.TableSchemaResolver;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieArchivalConfig;
 import org.apache.hudi.config.HoodieCleanConfig;
@@ -127,6 +133,19 @@ final class HudiClient {
         .getInstants()
         .forEach(i -> pending.add(i.requestedTime()));
     return pending;
+  }
+
+  /** The paths of the files each instant of {@code completed} wrote, by its requested time. */
+  static Map<String, List<String>> writtenPaths(HoodieTimeline completed) throws IOException {
+    Map<String, List<String>> written = new TreeMap<>();
+    for (HoodieInstant instant : completed.getInstants()) {
+      written.put(
+          instant.requestedTime(),
+          completed.readCommitMetadata(instant).getWriteStats().stream()
+              .map(HoodieWriteStat::getPath)
+              .toList());
+    }
+    return written;
   }
 
   static HoodieTableMetaClient metaClient(String path) {

@@ -37,9 +37,7 @@ import org.apache.flink.types.Row;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
-import org.apache.hudi.common.model.HoodieWriteStat;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 
 /**
@@ -560,7 +558,12 @@ record SinkJob(
   void verifyNothingUncommittedLeft() throws IOException {
     List<String> completed = HudiTableOracle.completedInstants(path);
     assertThat(HudiTableOracle.pendingInstants(path)).as("pending instants").isEmpty();
-    Map<String, Set<String>> namedByInstant = logFilesNamedByActiveDeltaCommits();
+    Map<String, List<String>> writtenByInstant =
+        HudiClient.writtenPaths(
+            HudiClient.metaClient(path)
+                .getActiveTimeline()
+                .getDeltaCommitTimeline()
+                .filterCompletedInstants());
     try (Stream<java.nio.file.Path> files = Files.walk(java.nio.file.Path.of(URI.create(path)))) {
       for (String logFile :
           files
@@ -569,30 +572,14 @@ record SinkJob(
               .toList()) {
         String instant = logFile.substring(logFile.indexOf('_') + 1, logFile.indexOf(".log."));
         assertThat(completed).as("instant of %s", logFile).contains(instant);
-        if (namedByInstant.containsKey(instant)) {
-          assertThat(namedByInstant.get(instant))
+        if (writtenByInstant.containsKey(instant)) {
+          assertThat(writtenByInstant.get(instant))
+              .extracting(written -> written.substring(written.lastIndexOf('/') + 1))
               .as("log files in the commit metadata of %s", instant)
               .contains(logFile);
         }
       }
     }
-  }
-
-  private Map<String, Set<String>> logFilesNamedByActiveDeltaCommits() throws IOException {
-    HoodieTimeline deltaCommits =
-        HudiClient.metaClient(path)
-            .getActiveTimeline()
-            .getDeltaCommitTimeline()
-            .filterCompletedInstants();
-    Map<String, Set<String>> named = new HashMap<>();
-    for (HoodieInstant instant : deltaCommits.getInstants()) {
-      Set<String> files = new HashSet<>();
-      for (HoodieWriteStat stat : deltaCommits.readCommitMetadata(instant).getWriteStats()) {
-        files.add(new org.apache.hadoop.fs.Path(stat.getPath()).getName());
-      }
-      named.put(instant.requestedTime(), files);
-    }
-    return named;
   }
 
   /**
