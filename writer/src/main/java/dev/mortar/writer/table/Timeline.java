@@ -1,6 +1,5 @@
 package dev.mortar.writer.table;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -373,37 +372,18 @@ public final class Timeline {
     }
   }
 
-  /**
-   * Log files named with {@code instant}, anywhere below the base path outside {@code .hoodie}.
-   * Walks the folders with plain listings, which skip a file deleted while they run (a clean on
-   * another thread deletes superseded logs at any time).
-   */
+  /** Log files named with {@code instant}, anywhere below the base path outside {@code .hoodie}. */
   List<Path> logFilesOf(String instant) throws IOException {
+    String marker = "_" + instant + ".log.";
     List<Path> files = new ArrayList<>();
-    collectLogFiles(basePath, "_" + instant + ".log.", files);
-    return files;
-  }
-
-  private void collectLogFiles(Path dir, String marker, List<Path> into) throws IOException {
-    FileStatus[] children;
-    try {
-      children = fs.listStatus(dir);
-    } catch (FileNotFoundException gone) {
-      return;
-    }
-    for (FileStatus child : children) {
-      String name = child.getPath().getName();
-      if (child.isDirectory()) {
-        if (!name.equals(HudiTable.META_FOLDER)) {
-          collectLogFiles(child.getPath(), marker, into);
-        }
-      } else {
-        int at = name.indexOf(marker);
-        if (name.startsWith(".") && at > 0 && name.indexOf('_') == at) {
-          into.add(child.getPath());
-        }
+    for (DataFiles.DataFile file : DataFiles.list(fs, basePath)) {
+      String name = file.name();
+      int at = name.indexOf(marker);
+      if (name.startsWith(".") && at > 0 && name.indexOf('_') == at) {
+        files.add(file.status().getPath());
       }
     }
+    return files;
   }
 
   private Instants scan() {

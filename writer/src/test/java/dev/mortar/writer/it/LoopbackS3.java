@@ -1,7 +1,11 @@
 package dev.mortar.writer.it;
 
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.gaul.s3proxy.AuthenticationType;
@@ -26,10 +30,12 @@ final class LoopbackS3 implements AutoCloseable {
 
   private final BlobStoreContext blobs;
   private final S3Proxy server;
+  private final AtomicLong listRequests;
 
-  private LoopbackS3(BlobStoreContext blobs, S3Proxy server) {
+  private LoopbackS3(BlobStoreContext blobs, S3Proxy server, AtomicLong listRequests) {
     this.blobs = blobs;
     this.server = server;
+    this.listRequests = listRequests;
   }
 
   static LoopbackS3 start() throws Exception {
@@ -38,9 +44,10 @@ final class LoopbackS3 implements AutoCloseable {
             .credentials(ACCESS_KEY, SECRET_KEY)
             .build(BlobStoreContext.class);
     blobs.getBlobStore().createContainerInLocation(null, BUCKET);
+    AtomicLong listRequests = new AtomicLong();
     S3Proxy server =
         S3Proxy.builder()
-            .blobStore(blobs.getBlobStore())
+            .blobStore(countingLists(blobs.getBlobStore(), listRequests))
             .endpoint(URI.create("http://127.0.0.1:0"))
             .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
             .build();
@@ -55,7 +62,30 @@ final class LoopbackS3 implements AutoCloseable {
       Thread.sleep(10);
     }
     System.setProperty(PORT_PROPERTY, Integer.toString(server.getPort()));
-    return new LoopbackS3(blobs, server);
+    return new LoopbackS3(blobs, server, listRequests);
+  }
+
+  /** The blob store the server serves, counting the listings of a bucket (S3's list requests). */
+  private static BlobStore countingLists(BlobStore store, AtomicLong listRequests) {
+    InvocationHandler counting =
+        (proxy, method, args) -> {
+          if (method.getName().equals("list") && args != null && args.length > 0) {
+            listRequests.incrementAndGet();
+          }
+          try {
+            return method.invoke(store, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        };
+    return (BlobStore)
+        Proxy.newProxyInstance(
+            BlobStore.class.getClassLoader(), new Class<?>[] {BlobStore.class}, counting);
+  }
+
+  /** The list requests the server has answered so far. */
+  long listRequests() {
+    return listRequests.get();
   }
 
   /** {@code s3a://mortar-it/<key>}. */
@@ -79,6 +109,12 @@ final class LoopbackS3 implements AutoCloseable {
 
   private String endpoint() {
     return "http://127.0.0.1:" + server.getPort();
+  }
+
+  /** Puts an object of {@code bytes} under {@code key}, straight into the blob store. */
+  void put(String key, byte[] bytes) {
+    BlobStore store = blobs.getBlobStore();
+    store.putBlob(BUCKET, store.blobBuilder(key).payload(bytes).build());
   }
 
   /** The names of the objects below {@code prefix}, read from the blob store behind the server. */

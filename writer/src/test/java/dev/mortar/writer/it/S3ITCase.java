@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mortar.logformat.LogBlockFormat;
 import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.testing.Seeds;
+import dev.mortar.writer.compaction.FileGroupFiles;
+import dev.mortar.writer.compaction.FileGroupId;
+import dev.mortar.writer.compaction.TableFiles;
 import dev.mortar.writer.it.Failures.Plan;
 import dev.mortar.writer.it.Failures.Point;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -166,6 +170,44 @@ class S3ITCase {
     LOG.info("seed {}: fired {}", seed, Failures.fired());
     job.verify(changelog, new org.apache.hadoop.conf.Configuration());
     verifyNothingUncommittedLeft(job.path());
+  }
+
+  /**
+   * Planning, cleaning and aborting list the whole table; on S3 that costs requests by the thousand
+   * files, not one per partition folder: 300 partitions take one list request (S3A's flat listing),
+   * where a walk of the folders takes 300 or more.
+   */
+  @Test
+  void aTableOfManyPartitionsIsListedInOneRequestPerThousandFiles() throws Exception {
+    int partitions = 300;
+    String table = "many-partitions";
+    for (int p = 0; p < partitions; p++) {
+      String fileId = String.format("%08d-0000-0000-0000-000000000000-0", p % 4);
+      String partition = table + "/dt=2026-11-" + p + "/";
+      s3.put(partition + fileId + "_0-1-0_20261129000000000.parquet", new byte[8]);
+      s3.put(partition + "." + fileId + "_20261129000001001.log.1_0-1-0", new byte[8]);
+    }
+    s3.put(table + "/.hoodie/hoodie.properties", new byte[8]);
+    s3.put(table + "/.hoodie/timeline/20261129000001001.deltacommit.requested", new byte[0]);
+
+    try (FileSystem fs = open(LoopbackS3.uri(table))) {
+      long before = s3.listRequests();
+      Map<FileGroupId, FileGroupFiles> groups =
+          TableFiles.list(fs, new Path(LoopbackS3.uri(table)));
+      long requests = s3.listRequests() - before;
+
+      assertThat(groups).hasSize(partitions);
+      assertThat(groups.values())
+          .allSatisfy(
+              files -> {
+                assertThat(files.baseFiles()).hasSize(1);
+                assertThat(files.logFiles()).hasSize(1);
+              });
+      assertThat(groups.keySet())
+          .extracting(FileGroupId::partitionPath)
+          .contains("dt=2026-11-0", "dt=2026-11-299");
+      assertThat(requests).as("list requests").isEqualTo(1);
+    }
   }
 
   private static void run(SinkJob job, Changelog changelog, String checkpoints) throws Exception {
