@@ -4,13 +4,14 @@ import dev.mortar.writer.compaction.CompactionTask;
 import dev.mortar.writer.compaction.PendingCompactions;
 import dev.mortar.writer.compaction.TableFiles;
 import dev.mortar.writer.compaction.TimelineSnapshot;
+import dev.mortar.writer.table.FileDeletes;
 import dev.mortar.writer.table.HudiTable;
 import dev.mortar.writer.table.InstantIssuer;
 import dev.mortar.writer.table.Timeline;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.fs.FileSystem;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *   T.clean.requested   the plan, published whole (temp file, rename)
  *   T.clean.inflight    empty, before the first delete
- *   delete each planned file; one already gone is fine (an earlier attempt deleted it)
+ *   delete the planned files, side by side ({@link FileDeletes}); one already gone is fine (an
+ *   earlier attempt deleted it)
  *   T_X.clean           the metadata, published whole: the clean is done
  * </pre>
  *
@@ -108,16 +110,23 @@ final class Cleaner {
   private Deleted execute(CleanPlan plan) {
     long startNanos = System.nanoTime();
     timeline.startClean(plan.instant());
+    List<Path> planned = new ArrayList<>(plan.fileCount());
+    plan.filesByPartition()
+        .forEach(
+            (partition, names) ->
+                names.forEach(name -> planned.add(CleanPlan.file(basePath, partition, name))));
+    long[] sizes;
+    try {
+      sizes = FileDeletes.delete(fs, planned);
+    } catch (IOException e) {
+      throw new UncheckedIOException("clean " + plan.instant() + " did not finish", e);
+    }
     int files = 0;
     long bytes = 0;
-    for (var partition : plan.filesByPartition().entrySet()) {
-      for (String name : partition.getValue()) {
-        Path file = CleanPlan.file(basePath, partition.getKey(), name);
-        long size = delete(file, plan.instant());
-        if (size >= 0) {
-          files++;
-          bytes += size;
-        }
+    for (long size : sizes) {
+      if (size >= 0) {
+        files++;
+        bytes += size;
       }
     }
     long millis = (System.nanoTime() - startNanos) / 1_000_000;
@@ -133,21 +142,6 @@ final class Cleaner {
         plan.earliestInstantToRetain(),
         millis);
     return new Deleted(files, bytes);
-  }
-
-  /** Deletes {@code file}; returns its size, or -1 if it was gone already. */
-  private long delete(Path file, String instant) {
-    try {
-      long size = fs.getFileStatus(file).getLen();
-      if (!fs.delete(file, false) && fs.exists(file)) {
-        throw new IOException("the file system did not delete it");
-      }
-      return size;
-    } catch (FileNotFoundException e) {
-      return -1;
-    } catch (IOException e) {
-      throw new UncheckedIOException("clean " + instant + " cannot delete " + file, e);
-    }
   }
 
   private CleanPlan readPlan(String instant) {

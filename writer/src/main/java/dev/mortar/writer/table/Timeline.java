@@ -362,9 +362,7 @@ public final class Timeline {
         // is nothing of a failed attempt left to delete.
         return;
       }
-      for (Path logFile : logFilesOf(instant)) {
-        fs.delete(logFile, false);
-      }
+      FileDeletes.delete(fs, logFilesOf(instant));
       fs.delete(new Path(timelineDir, instant + INFLIGHT), false);
       fs.delete(new Path(timelineDir, instant + REQUESTED), false);
     } catch (IOException e) {

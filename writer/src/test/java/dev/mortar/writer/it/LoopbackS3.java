@@ -30,12 +30,12 @@ final class LoopbackS3 implements AutoCloseable {
 
   private final BlobStoreContext blobs;
   private final S3Proxy server;
-  private final AtomicLong listRequests;
+  private final Requests requests;
 
-  private LoopbackS3(BlobStoreContext blobs, S3Proxy server, AtomicLong listRequests) {
+  private LoopbackS3(BlobStoreContext blobs, S3Proxy server, Requests requests) {
     this.blobs = blobs;
     this.server = server;
-    this.listRequests = listRequests;
+    this.requests = requests;
   }
 
   static LoopbackS3 start() throws Exception {
@@ -44,10 +44,10 @@ final class LoopbackS3 implements AutoCloseable {
             .credentials(ACCESS_KEY, SECRET_KEY)
             .build(BlobStoreContext.class);
     blobs.getBlobStore().createContainerInLocation(null, BUCKET);
-    AtomicLong listRequests = new AtomicLong();
+    Requests requests = new Requests();
     S3Proxy server =
         S3Proxy.builder()
-            .blobStore(countingLists(blobs.getBlobStore(), listRequests))
+            .blobStore(counting(blobs.getBlobStore(), requests))
             .endpoint(URI.create("http://127.0.0.1:0"))
             .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
             .build();
@@ -62,20 +62,36 @@ final class LoopbackS3 implements AutoCloseable {
       Thread.sleep(10);
     }
     System.setProperty(PORT_PROPERTY, Integer.toString(server.getPort()));
-    return new LoopbackS3(blobs, server, listRequests);
+    return new LoopbackS3(blobs, server, requests);
   }
 
-  /** The blob store the server serves, counting the listings of a bucket (S3's list requests). */
-  private static BlobStore countingLists(BlobStore store, AtomicLong listRequests) {
+  /**
+   * The blob store the server serves, counting the listings of a bucket (S3's list requests) and
+   * the most deletes of single objects it served at one time.
+   */
+  private static BlobStore counting(BlobStore store, Requests requests) {
     InvocationHandler counting =
         (proxy, method, args) -> {
+          boolean delete = method.getName().equals("removeBlob");
+          long roundTripMillis = requests.roundTripMillis;
+          if (roundTripMillis > 0) {
+            Thread.sleep(roundTripMillis);
+          }
           if (method.getName().equals("list") && args != null && args.length > 0) {
-            listRequests.incrementAndGet();
+            requests.lists.incrementAndGet();
+          }
+          if (delete) {
+            requests.mostDeletesAtOnce.accumulateAndGet(
+                requests.deletesInFlight.incrementAndGet(), Math::max);
           }
           try {
             return method.invoke(store, args);
           } catch (InvocationTargetException e) {
             throw e.getCause();
+          } finally {
+            if (delete) {
+              requests.deletesInFlight.decrementAndGet();
+            }
           }
         };
     return (BlobStore)
@@ -83,9 +99,30 @@ final class LoopbackS3 implements AutoCloseable {
             BlobStore.class.getClassLoader(), new Class<?>[] {BlobStore.class}, counting);
   }
 
+  /** What {@link #counting} counts. */
+  private static final class Requests {
+    final AtomicLong lists = new AtomicLong();
+    final AtomicLong deletesInFlight = new AtomicLong();
+    final AtomicLong mostDeletesAtOnce = new AtomicLong();
+    volatile long roundTripMillis;
+  }
+
   /** The list requests the server has answered so far. */
   long listRequests() {
-    return listRequests.get();
+    return requests.lists.get();
+  }
+
+  /**
+   * Makes every request to the blob store wait {@code millis} first, as a request to a store across
+   * a network does; 0 for none.
+   */
+  void roundTrip(long millis) {
+    requests.roundTripMillis = millis;
+  }
+
+  /** The most single-object deletes the server has served at one time so far. */
+  long mostDeletesAtOnce() {
+    return requests.mostDeletesAtOnce.get();
   }
 
   /** {@code s3a://mortar-it/<key>}. */

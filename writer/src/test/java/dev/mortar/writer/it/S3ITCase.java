@@ -10,6 +10,7 @@ import dev.mortar.writer.compaction.FileGroupId;
 import dev.mortar.writer.compaction.TableFiles;
 import dev.mortar.writer.it.Failures.Plan;
 import dev.mortar.writer.it.Failures.Point;
+import dev.mortar.writer.table.FileDeletes;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -44,6 +45,9 @@ import org.slf4j.LoggerFactory;
 class S3ITCase {
   private static final Logger LOG = LoggerFactory.getLogger(S3ITCase.class);
   private static final String CHECKPOINTS = "checkpoints";
+
+  /** A request's round trip to an object store in the same region, give or take. */
+  private static final long ROUND_TRIP_MILLIS = 10;
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(4);
 
@@ -208,6 +212,44 @@ class S3ITCase {
           .contains("dt=2026-11-0", "dt=2026-11-299");
       assertThat(requests).as("list requests").isEqualTo(1);
     }
+  }
+
+  /**
+   * A clean or an abort deletes its files side by side: on S3 each delete is a few round trips, and
+   * a clean of a many-partition table deletes thousands of files.
+   */
+  @Test
+  void manyFilesAreDeletedSideBySide() throws Exception {
+    int count = 400;
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String key = "deletes/dt=" + i + "/.f" + i + "_20261129000001001.log.1_0-1-0";
+      s3.put(key, new byte[i]);
+      files.add(new Path(LoopbackS3.uri(key)));
+    }
+    files.add(new Path(LoopbackS3.uri("deletes/never-written")));
+
+    long[] sizes;
+    long start = System.nanoTime();
+    s3.roundTrip(ROUND_TRIP_MILLIS);
+    try (FileSystem fs = open(LoopbackS3.uri("deletes"))) {
+      sizes = FileDeletes.delete(fs, files);
+    } finally {
+      s3.roundTrip(0);
+    }
+    LOG.info(
+        "deleted {} files with {} ms per request in {} ms",
+        count,
+        ROUND_TRIP_MILLIS,
+        (System.nanoTime() - start) / 1_000_000);
+
+    assertThat(s3.objectsBelow("deletes/"))
+        .as("objects left but the folder markers S3A puts where a folder became empty")
+        .allMatch(name -> name.endsWith("/"));
+    assertThat(sizes).hasSize(count + 1);
+    assertThat(sizes[count - 1]).as("size of the last file").isEqualTo(count - 1);
+    assertThat(sizes[count]).as("a file that was not there").isEqualTo(-1);
+    assertThat(s3.mostDeletesAtOnce()).as("deletes the server served at one time").isGreaterThan(1);
   }
 
   private static void run(SinkJob job, Changelog changelog, String checkpoints) throws Exception {
