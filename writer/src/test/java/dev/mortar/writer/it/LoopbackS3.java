@@ -80,6 +80,9 @@ final class LoopbackS3 implements AutoCloseable {
           if (method.getName().equals("list") && args != null && args.length > 0) {
             requests.lists.incrementAndGet();
           }
+          if (method.getName().equals("completeMultipartUpload")) {
+            requests.multipartUploads.incrementAndGet();
+          }
           if (delete) {
             requests.mostDeletesAtOnce.accumulateAndGet(
                 requests.deletesInFlight.incrementAndGet(), Math::max);
@@ -104,6 +107,7 @@ final class LoopbackS3 implements AutoCloseable {
     final AtomicLong lists = new AtomicLong();
     final AtomicLong deletesInFlight = new AtomicLong();
     final AtomicLong mostDeletesAtOnce = new AtomicLong();
+    final AtomicLong multipartUploads = new AtomicLong();
     volatile long roundTripMillis;
   }
 
@@ -118,6 +122,11 @@ final class LoopbackS3 implements AutoCloseable {
    */
   void roundTrip(long millis) {
     requests.roundTripMillis = millis;
+  }
+
+  /** The multipart uploads the server has completed so far. */
+  long multipartUploads() {
+    return requests.multipartUploads.get();
   }
 
   /** The most single-object deletes the server has served at one time so far. */

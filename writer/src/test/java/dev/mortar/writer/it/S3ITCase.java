@@ -177,6 +177,30 @@ class S3ITCase {
   }
 
   /**
+   * A file larger than S3A's part size (5 MB, the least S3 takes, in this module's core-site.xml)
+   * goes up in parts that S3 joins when the writer closes it, so a log file of one checkpoint's
+   * 60,000 rows (about 10 MB) is a multipart upload; Hudi's reader reads the table exact.
+   */
+  @Test
+  void aLogFileLargerThanOnePartIsUploadedInParts() throws Exception {
+    long seed = Seeds.seed("S3ITCase.multipart");
+    int changes = 60_000;
+    Changelog changelog = Changelog.random(seed, changes, changes, 0, 0);
+    SinkJob job =
+        SinkJob.at(LoopbackS3.uri("multipart"))
+            .parallelism(1)
+            .buckets(1)
+            .perCheckpoint(changes)
+            .build();
+    long before = s3.multipartUploads();
+    run(job, changelog, LoopbackS3.uri(CHECKPOINTS + "/multipart"));
+
+    assertThat(s3.multipartUploads() - before).as("multipart uploads completed").isPositive();
+    job.verify(changelog, new org.apache.hadoop.conf.Configuration());
+    verifyNothingUncommittedLeft(job.path());
+  }
+
+  /**
    * Planning, cleaning and aborting list the whole table; on S3 that costs requests by the thousand
    * files, not one per partition folder: 300 partitions take one list request (S3A's flat listing),
    * where a walk of the folders takes 300 or more.
