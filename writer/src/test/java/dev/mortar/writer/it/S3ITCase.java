@@ -179,7 +179,7 @@ class S3ITCase {
   /**
    * A file larger than S3A's part size (5 MB, the least S3 takes, in this module's core-site.xml)
    * goes up in parts that S3 joins when the writer closes it, so a log file of one checkpoint's
-   * 60,000 rows (about 10 MB) is a multipart upload; Hudi's reader reads the table exact.
+   * 60,000 rows (several parts) is a multipart upload; Hudi's reader reads the table exact.
    */
   @Test
   void aLogFileLargerThanOnePartIsUploadedInParts() throws Exception {
