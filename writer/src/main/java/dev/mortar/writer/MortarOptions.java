@@ -73,6 +73,8 @@ public final class MortarOptions {
   /** Bucket size that starts a flush (the writer module's option). */
   public static final ConfigOption<MemorySize> WRITE_BATCH_SIZE = WriterOptions.WRITE_BATCH_SIZE;
 
+  public static final ConfigOption<Integer> WRITE_FLUSH_THREADS = WriterOptions.WRITE_FLUSH_THREADS;
+
   /** Size of one buffer page (the buffer module's option). */
   public static final ConfigOption<MemorySize> BUFFER_PAGE_SIZE = BufferOptions.PAGE_SIZE;
 
@@ -171,6 +173,7 @@ public final class MortarOptions {
         LOG_DIRECT_IO,
         SINK_PARALLELISM,
         WRITE_BATCH_SIZE,
+        WRITE_FLUSH_THREADS,
         BUFFER_MEMORY,
         BUFFER_PAGE_SIZE,
         BUFFER_OFF_HEAP,

@@ -260,6 +260,11 @@ public final class MortarSink {
       return this;
     }
 
+    public Builder flushThreads(int threads) {
+      options.set(MortarOptions.WRITE_FLUSH_THREADS, threads);
+      return this;
+    }
+
     public Builder pageSize(MemorySize size) {
       options.set(MortarOptions.BUFFER_PAGE_SIZE, size);
       return this;

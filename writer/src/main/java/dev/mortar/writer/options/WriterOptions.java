@@ -74,6 +74,18 @@ public final class WriterOptions {
               "A bucket is flushed to a new log file when it holds more than this; every"
                   + " checkpoint flushes all buckets.");
 
+  public static final ConfigOption<Integer> WRITE_FLUSH_THREADS =
+      ConfigOptions.key("write.flush-threads")
+          .intType()
+          .defaultValue(1)
+          .withDescription(
+              "Threads of one write task that write its log files. A file group's files are"
+                  + " always written one after another, on one thread; more threads write"
+                  + " different file groups side by side, which shortens a checkpoint that"
+                  + " touches many file groups on object storage (S3: each file is several"
+                  + " round trips). Each thread encodes one block at a time in memory"
+                  + " ('log.max-block-size').");
+
   public static final ConfigOption<NullKeyPolicy> NULL_KEY_POLICY =
       ConfigOptions.key("null-key.policy")
           .enumType(NullKeyPolicy.class)

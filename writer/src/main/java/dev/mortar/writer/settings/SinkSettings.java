@@ -47,6 +47,7 @@ public final class SinkSettings implements Serializable {
   private final int buckets;
   @Nullable private final Integer parallelism;
   private final long batchBytes;
+  private final int flushThreads;
   private final NullKeyPolicy nullKeyPolicy;
   private final boolean populateMetaFields;
   private final boolean compactionScheduling;
@@ -84,6 +85,7 @@ public final class SinkSettings implements Serializable {
     this.buckets = options.get(WriterOptions.BUCKETS);
     this.parallelism = options.get(WriterOptions.SINK_PARALLELISM);
     this.batchBytes = options.get(WriterOptions.WRITE_BATCH_SIZE).getBytes();
+    this.flushThreads = options.get(WriterOptions.WRITE_FLUSH_THREADS);
     this.nullKeyPolicy = options.get(WriterOptions.NULL_KEY_POLICY);
     this.populateMetaFields = options.get(WriterOptions.POPULATE_META_FIELDS);
     this.compactionScheduling = options.get(WriterOptions.COMPACTION_SCHEDULE_ENABLED);
@@ -133,6 +135,13 @@ public final class SinkSettings implements Serializable {
               + "' must be > 0, got "
               + batchBytes
               + " bytes");
+    }
+    if (flushThreads <= 0) {
+      throw new IllegalArgumentException(
+          "option '"
+              + WriterOptions.WRITE_FLUSH_THREADS.key()
+              + "' must be > 0, got "
+              + flushThreads);
     }
     Duration interval = options.get(WriterOptions.COMPACTION_INTERVAL);
     if (interval != null && interval.toMillis() < 1) {
@@ -282,6 +291,10 @@ public final class SinkSettings implements Serializable {
 
   public long batchBytes() {
     return batchBytes;
+  }
+
+  public int flushThreads() {
+    return flushThreads;
   }
 
   /** A write task's page pool: {@code buffer.page-size} pages, {@code buffer.memory} in all. */

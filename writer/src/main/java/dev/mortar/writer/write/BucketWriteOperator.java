@@ -37,7 +37,7 @@ import org.apache.hadoop.fs.FileSystem;
  * <p>Flushes happen when a bucket holds more than {@code write.batch-size}, when the page pool is
  * full (the largest other bucket goes first, then the append is retried), before every checkpoint
  * barrier and at end of input. A flush seals the bucket's buffer and hands it to the task's {@link
- * FlushQueue}, whose thread writes it with the task's {@link BucketFlusher} while the task goes on
+ * FlushQueue}, whose threads write it with the task's {@link BucketFlusher}s while the task goes on
  * buffering rows; when the pool is full the task waits for the oldest flush, and before a barrier
  * it waits for all of them. The instant of the interval after checkpoint N is asked from the {@code
  * InstantCoordinator} at the first flush of the interval; before forwarding barrier N+1 the task
@@ -53,7 +53,9 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
   private final WriteInput<IN> input;
 
   private transient OrderingField ordering;
-  private transient BucketFlusher flusher;
+
+  /** One flusher per lane of the flush queue: each encodes with its own scratch. */
+  private transient BucketFlusher[] flushers;
 
   /** The pool's budget when it comes from Flink's managed memory, else null. */
   @Nullable private transient ManagedBufferMemory managedMemory;
@@ -126,19 +128,24 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
             subtask,
             attempt);
     stall = new InputStall(instantClient, metrics, settings.stallMaxWaitMillis());
-    flusher =
-        new BucketFlusher(
-            fs,
-            table.basePath(),
-            settings.rowType(),
-            settings.logWriterOptions(),
-            ordering,
-            subtask + "-0-" + attempt);
+    flushers = new BucketFlusher[settings.flushThreads()];
+    for (int lane = 0; lane < flushers.length; lane++) {
+      flushers[lane] =
+          new BucketFlusher(
+              fs,
+              table.basePath(),
+              settings.rowType(),
+              settings.logWriterOptions(),
+              ordering,
+              subtask + "-0-" + attempt);
+    }
     written = new ArrayList<>();
     bufferRow = this::buffer;
     flushes =
         new FlushQueue(
             "mortar-flush: " + settings.tableName() + " (" + (subtask + 1) + ")#" + attempt,
+            flushers.length,
+            FlushQueue.CLOSE_TIMEOUT,
             this::collected);
   }
 
@@ -220,7 +227,10 @@ public final class BucketWriteOperator<IN> extends AbstractStreamOperator<WriteR
     String partitionPath = slot.partitionPath();
     String fileId = slot.fileId();
     BucketBuffer sealed = buffers.seal(slot);
-    flushes.submit(sealed, () -> flusher.write(sealed, partitionPath, fileId, instantTime));
+    // A file group's flushes share a lane, so its log file versions keep the rows' order.
+    int lane = Math.floorMod(fileId.hashCode(), flushers.length);
+    BucketFlusher flusher = flushers[lane];
+    flushes.submit(lane, sealed, () -> flusher.write(sealed, partitionPath, fileId, instantTime));
   }
 
   /** Counts a collected flush in the metrics and adds its files to the interval's result. */

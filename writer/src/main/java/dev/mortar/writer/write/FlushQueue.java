@@ -20,15 +20,19 @@ import java.util.function.Consumer;
 import javax.annotation.Nullable;
 
 /**
- * Runs the flushes of one write task on one background thread, so the task keeps taking rows while
- * a sealed bucket buffer is encoded and written: without it the task's input (and, through
+ * Runs the flushes of one write task on background threads, so the task keeps taking rows while a
+ * sealed bucket buffer is encoded and written: without it the task's input (and, through
  * back-pressure, the source) stands still for every flush.
+ *
+ * <p>Each thread is a <em>lane</em>: the task submits every flush to a lane, and a lane runs its
+ * flushes one at a time in submission order. The task puts all flushes of one file group on one
+ * lane, so the log file versions of a file group follow the order its rows arrived in, exactly as
+ * with flushes on the task thread; flushes on different lanes run side by side.
  *
  * <p>Invariants:
  *
  * <ul>
- *   <li>Flushes run one at a time in submission order, so the log file versions of a file group
- *       follow the order its rows arrived in, exactly as with flushes on the task thread.
+ *   <li>Flushes are collected in submission order, whichever lane ran them.
  *   <li>Only the task thread touches the page pool. A flush stays in this queue, and its sealed
  *       buffer's pages out of the pool, until the flush is done (finished, failed, or cancelled
  *       before it started) and the task thread collects it ({@link #collectDone}, {@link
@@ -42,7 +46,7 @@ import javax.annotation.Nullable;
  *       run on another thread than the checkpoint (a legacy source's own thread calls into the
  *       chained write operator), so the failure stays until the task ends; the restart from the
  *       last checkpoint replays its rows.
- *   <li>The thread owns the native staging buffer its direct I/O log files share ({@link
+ *   <li>Each thread owns the native staging buffer its direct I/O log files share ({@link
  *       StagingBuffers}) and frees it as it ends, before {@link #close} returns.
  * </ul>
  */
@@ -52,30 +56,41 @@ final class FlushQueue implements AutoCloseable {
 
   private record Pending(BucketBuffer buffer, Future<Flushed> result) {}
 
-  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
+  /** How long {@link #close()} waits for running flushes to stop. */
+  static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
 
   private final Duration closeTimeout;
-  private final ExecutorService executor;
+  private final ExecutorService[] lanes;
+  private final Thread[] threads;
   private final Consumer<Flushed> collector;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
-  @Nullable private Thread thread;
   @Nullable private IOException failed;
 
-  FlushQueue(String threadName, Consumer<Flushed> collector) {
-    this(threadName, CLOSE_TIMEOUT, collector);
-  }
-
-  /** A queue whose {@link #close()} waits at most {@code closeTimeout} for a running flush. */
-  FlushQueue(String threadName, Duration closeTimeout, Consumer<Flushed> collector) {
+  /**
+   * A queue of {@code lanes} lanes, whose threads are named {@code threadName} (one lane) or {@code
+   * threadName} with the lane's number, and whose {@link #close()} waits at most {@code
+   * closeTimeout} for running flushes.
+   */
+  FlushQueue(String threadName, int lanes, Duration closeTimeout, Consumer<Flushed> collector) {
+    if (lanes < 1) {
+      throw new IllegalArgumentException("a flush queue needs a lane, got " + lanes);
+    }
     this.closeTimeout = closeTimeout;
     this.collector = collector;
-    this.executor =
-        Executors.newSingleThreadExecutor(
-            runnable -> {
-              thread = new Thread(() -> runThenFreeStaging(runnable), threadName);
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.lanes = new ExecutorService[lanes];
+    this.threads = new Thread[lanes];
+    for (int lane = 0; lane < lanes; lane++) {
+      int index = lane;
+      String name = lanes == 1 ? threadName : threadName + " lane " + (lane + 1);
+      this.lanes[lane] =
+          Executors.newSingleThreadExecutor(
+              runnable -> {
+                Thread thread = new Thread(() -> runThenFreeStaging(runnable), name);
+                thread.setDaemon(true);
+                threads[index] = thread;
+                return thread;
+              });
+    }
   }
 
   private static void runThenFreeStaging(Runnable flushes) {
@@ -86,9 +101,12 @@ final class FlushQueue implements AutoCloseable {
     }
   }
 
-  /** Starts writing {@code sealed} with {@code flush}; the buffer is released once collected. */
-  void submit(BucketBuffer sealed, Callable<Flushed> flush) {
-    pending.addLast(new Pending(sealed, executor.submit(flush)));
+  /**
+   * Starts writing {@code sealed} with {@code flush} on {@code lane}, after the flushes submitted
+   * to that lane before; the buffer is released once collected.
+   */
+  void submit(int lane, BucketBuffer sealed, Callable<Flushed> flush) {
+    pending.addLast(new Pending(sealed, lanes[lane].submit(flush)));
   }
 
   /** Collects the finished flushes at the head of the queue, without waiting. */
@@ -151,17 +169,19 @@ final class FlushQueue implements AutoCloseable {
   }
 
   /**
-   * Stops the thread (interrupting a running flush: the task is closing, its open interval is not
-   * committed), waits up to the close timeout for it to stop, and releases the buffer of every
+   * Stops the threadss (interrupting running flushes: the task is closing, its open interval is not
+   * committed), waits up to the close timeout for them to stop, and releases the buffer of every
    * flush no thread reads any more. The wait goes on when the closing thread is interrupted (as a
    * cancelled task's thread is), and the interrupt is kept. A flush that has not stopped by then
    * keeps its buffer, stays queued for a later close, and fails this one, naming its buffer.
    */
   @Override
   public void close() {
-    // shutdownNow hands back the FutureTasks that never started; cancelled, they count as done.
-    for (Runnable neverStarted : executor.shutdownNow()) {
-      ((Future<?>) neverStarted).cancel(false);
+    for (ExecutorService lane : lanes) {
+      // shutdownNow hands back the FutureTasks that never started; cancelled, they count as done.
+      for (Runnable neverStarted : lane.shutdownNow()) {
+        ((Future<?>) neverStarted).cancel(false);
+      }
     }
     boolean interrupted = awaitStop();
     List<String> stillRunning = new ArrayList<>();
@@ -187,20 +207,23 @@ final class FlushQueue implements AutoCloseable {
     }
   }
 
-  /** Waits up to the close timeout for the thread to end; returns whether it was interrupted. */
+  /** Waits up to the close timeout for the threads to end; returns whether it was interrupted. */
   private boolean awaitStop() {
     long deadline = System.nanoTime() + closeTimeout.toNanos();
     boolean interrupted = false;
-    while (true) {
-      try {
-        if (executor.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)
-            && thread != null) {
-          TimeUnit.NANOSECONDS.timedJoin(thread, deadline - System.nanoTime());
+    for (int lane = 0; lane < lanes.length; lane++) {
+      while (true) {
+        try {
+          if (lanes[lane].awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)
+              && threads[lane] != null) {
+            TimeUnit.NANOSECONDS.timedJoin(threads[lane], deadline - System.nanoTime());
+          }
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
         }
-        return interrupted;
-      } catch (InterruptedException e) {
-        interrupted = true;
       }
     }
+    return interrupted;
   }
 }

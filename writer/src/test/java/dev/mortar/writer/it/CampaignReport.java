@@ -99,6 +99,9 @@ final class CampaignReport {
     if (job.unalignedCheckpoints()) {
       tags.add("unaligned checkpoints");
     }
+    if (job.flushThreads() > 1) {
+      tags.add("flush threads");
+    }
     return tags;
   }
 

@@ -2,9 +2,12 @@ package dev.mortar.writer.it;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
@@ -13,6 +16,7 @@ import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
 import org.jclouds.blobstore.BlobStore;
 import org.jclouds.blobstore.BlobStoreContext;
+import org.jclouds.blobstore.domain.Blob;
 import org.jclouds.blobstore.domain.StorageMetadata;
 import org.jclouds.blobstore.options.ListContainerOptions;
 
@@ -66,13 +70,12 @@ final class LoopbackS3 implements AutoCloseable {
   }
 
   /**
-   * The blob store the server serves, counting the listings of a bucket (S3's list requests) and
-   * the most deletes of single objects it served at one time.
+   * The blob store the server serves, counting the listings of a bucket (S3's list requests), the
+   * completed multipart uploads and, per kind of call, the most it served at one time.
    */
   private static BlobStore counting(BlobStore store, Requests requests) {
     InvocationHandler counting =
         (proxy, method, args) -> {
-          boolean delete = method.getName().equals("removeBlob");
           long roundTripMillis = requests.roundTripMillis;
           if (roundTripMillis > 0) {
             Thread.sleep(roundTripMillis);
@@ -83,18 +86,15 @@ final class LoopbackS3 implements AutoCloseable {
           if (method.getName().equals("completeMultipartUpload")) {
             requests.multipartUploads.incrementAndGet();
           }
-          if (delete) {
-            requests.mostDeletesAtOnce.accumulateAndGet(
-                requests.deletesInFlight.incrementAndGet(), Math::max);
-          }
+          Concurrency calls =
+              requests.byKind.computeIfAbsent(kind(method, args), k -> new Concurrency());
+          calls.most.accumulateAndGet(calls.inFlight.incrementAndGet(), Math::max);
           try {
             return method.invoke(store, args);
           } catch (InvocationTargetException e) {
             throw e.getCause();
           } finally {
-            if (delete) {
-              requests.deletesInFlight.decrementAndGet();
-            }
+            calls.inFlight.decrementAndGet();
           }
         };
     return (BlobStore)
@@ -102,13 +102,30 @@ final class LoopbackS3 implements AutoCloseable {
             BlobStore.class.getClassLoader(), new Class<?>[] {BlobStore.class}, counting);
   }
 
+  /**
+   * A call's kind: its method's name, and for an upload whether the object is a data file (outside
+   * every {@code .hoodie} folder, not a folder marker) or something else.
+   */
+  private static String kind(Method method, Object[] args) {
+    if (method.getName().equals("putBlob") && args != null && args[1] instanceof Blob blob) {
+      String name = blob.getMetadata().getName();
+      return name.contains("/.hoodie/") || name.endsWith("/") ? "putBlob" : "putBlob data";
+    }
+    return method.getName();
+  }
+
   /** What {@link #counting} counts. */
   private static final class Requests {
     final AtomicLong lists = new AtomicLong();
-    final AtomicLong deletesInFlight = new AtomicLong();
-    final AtomicLong mostDeletesAtOnce = new AtomicLong();
     final AtomicLong multipartUploads = new AtomicLong();
+    final Map<String, Concurrency> byKind = new ConcurrentHashMap<>();
     volatile long roundTripMillis;
+  }
+
+  /** Calls of one kind in flight, and the most there were at one time. */
+  private static final class Concurrency {
+    final AtomicLong inFlight = new AtomicLong();
+    final AtomicLong most = new AtomicLong();
   }
 
   /** The list requests the server has answered so far. */
@@ -131,7 +148,20 @@ final class LoopbackS3 implements AutoCloseable {
 
   /** The most single-object deletes the server has served at one time so far. */
   long mostDeletesAtOnce() {
-    return requests.mostDeletesAtOnce.get();
+    return mostAtOnce("removeBlob");
+  }
+
+  /**
+   * The most uploads of data files (objects outside every {@code .hoodie} folder, not folder
+   * markers, each in one request) the server has served at one time so far.
+   */
+  long mostDataUploadsAtOnce() {
+    return mostAtOnce("putBlob data");
+  }
+
+  private long mostAtOnce(String kind) {
+    Concurrency calls = requests.byKind.get(kind);
+    return calls == null ? 0 : calls.most.get();
   }
 
   /** {@code s3a://mortar-it/<key>}. */

@@ -66,8 +66,9 @@ record RunPlan(
   /**
    * Draws the run of {@code seed} on the table at {@code path}. A job that cleans and archives is
    * interrupted after 9 to 16 of its about 20 commits, when its archiver (beyond 8) and cleaner are
-   * at work; any other after 2 to 4. Checkpoint alignment is drawn last, for the first job and the
-   * restored one apart, so a seed of an earlier report draws the same run, with an alignment.
+   * at work; any other after 2 to 4. Checkpoint alignment, then the write tasks' flush threads, are
+   * drawn last, for the first job and the restored one apart, so a seed of an earlier report draws
+   * the same run, with an alignment and flush threads.
    */
   static RunPlan draw(long seed, String path, boolean killedProcesses) {
     SplittableRandom random = new SplittableRandom(seed);
@@ -128,15 +129,28 @@ record RunPlan(
     boolean unaligned = random.nextInt(3) == 0;
     boolean restoredUnaligned =
         interruption == Interruption.TASK_MANAGER_KILLED ? unaligned : random.nextInt(3) == 0;
+    int flushThreads = random.nextBoolean() ? 1 : 2 + random.nextInt(3);
+    int restoredFlushThreads =
+        interruption == Interruption.TASK_MANAGER_KILLED
+            ? flushThreads
+            : random.nextBoolean() ? 1 : 2 + random.nextInt(3);
     return new RunPlan(
         seed,
-        job.toBuilder().unalignedCheckpoints(unaligned).keyedInput(unaligned).build(),
+        job.toBuilder()
+            .unalignedCheckpoints(unaligned)
+            .keyedInput(unaligned)
+            .flushThreads(flushThreads)
+            .build(),
         changelog,
         sql,
         faultsBefore,
         interruption,
         commitsBeforeInterruption,
-        restored.toBuilder().unalignedCheckpoints(restoredUnaligned).keyedInput(unaligned).build(),
+        restored.toBuilder()
+            .unalignedCheckpoints(restoredUnaligned)
+            .keyedInput(unaligned)
+            .flushThreads(restoredFlushThreads)
+            .build(),
         faultsAfter);
   }
 
@@ -193,6 +207,7 @@ record RunPlan(
             .append(job.managedMemory() ? ", managed memory" : "")
             .append(job.smallBuffers() ? ", small buffers" : "")
             .append(job.unalignedCheckpoints() ? ", unaligned checkpoints, keyed input" : "")
+            .append(flushThreads(job))
             .append(", ")
             .append(job.buckets())
             .append(" buckets")
@@ -216,8 +231,13 @@ record RunPlan(
           .append(restored.smallBuffers() ? ", small buffers" : "")
           .append(restored.offHeap() ? ", off-heap" : "")
           .append(restored.managedMemory() ? ", managed memory" : "")
-          .append(restored.unalignedCheckpoints() ? ", unaligned checkpoints" : "");
+          .append(restored.unalignedCheckpoints() ? ", unaligned checkpoints" : "")
+          .append(flushThreads(restored));
     }
     return text.toString();
+  }
+
+  private static String flushThreads(SinkJob job) {
+    return job.flushThreads() > 1 ? ", " + job.flushThreads() + " flush threads" : "";
   }
 }

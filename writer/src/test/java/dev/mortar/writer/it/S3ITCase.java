@@ -177,6 +177,35 @@ class S3ITCase {
   }
 
   /**
+   * A write task with several flush threads writes different file groups side by side: a checkpoint
+   * that touches 48 file groups (3 partitions of 16 buckets) uploads its log files several at a
+   * time, each a few round trips of {@value #ROUND_TRIP_MILLIS} ms here. Hudi's reader reads the
+   * table exact.
+   */
+  @Test
+  void flushThreadsUploadLogFilesSideBySide() throws Exception {
+    long seed = Seeds.seed("S3ITCase.flushThreads");
+    Changelog changelog = Changelog.random(seed, 2_000, 1_000, 100, 30);
+    SinkJob job =
+        SinkJob.at(LoopbackS3.uri("flush-threads"))
+            .partitioned(true)
+            .buckets(16)
+            .perCheckpoint(1_000)
+            .flushThreads(8)
+            .build();
+    s3.roundTrip(ROUND_TRIP_MILLIS);
+    try {
+      run(job, changelog, LoopbackS3.uri(CHECKPOINTS + "/flush-threads"));
+    } finally {
+      s3.roundTrip(0);
+    }
+
+    assertThat(s3.mostDataUploadsAtOnce()).as("log file uploads at one time").isGreaterThan(1);
+    job.verify(changelog, new org.apache.hadoop.conf.Configuration());
+    verifyNothingUncommittedLeft(job.path());
+  }
+
+  /**
    * A file larger than S3A's part size (5 MB, the least S3 takes, in this module's core-site.xml)
    * goes up in parts that S3 joins when the writer closes it, so a log file of one checkpoint's
    * 60,000 rows (several parts) is a multipart upload; Hudi's reader reads the table exact.

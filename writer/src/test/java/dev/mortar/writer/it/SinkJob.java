@@ -67,7 +67,8 @@ record SinkJob(
     int archiveMaxCommits,
     long checkpointMillis,
     boolean unalignedCheckpoints,
-    boolean keyedInput)
+    boolean keyedInput,
+    int flushThreads)
     implements Serializable {
 
   /** The changelog source's uid: fixed, so a savepoint restores into a job of another shape. */
@@ -107,6 +108,7 @@ record SinkJob(
     builder.checkpointMillis = checkpointMillis;
     builder.unalignedCheckpoints = unalignedCheckpoints;
     builder.keyedInput = keyedInput;
+    builder.flushThreads = flushThreads;
     return builder;
   }
 
@@ -133,6 +135,7 @@ record SinkJob(
     private int archiveMaxCommits;
     private long checkpointMillis = 50;
     private boolean unalignedCheckpoints;
+    private int flushThreads = 1;
     private boolean keyedInput;
 
     private Builder(String path) {
@@ -253,6 +256,12 @@ record SinkJob(
       return this;
     }
 
+    /** Threads of each write task that write its log files ('write.flush-threads'). */
+    Builder flushThreads(int threads) {
+      this.flushThreads = threads;
+      return this;
+    }
+
     /** Whether the job executes its compaction plans ('compaction.async.enabled'). */
     Builder compactionInJob(boolean inJob) {
       this.compactionInJob = inJob;
@@ -288,7 +297,8 @@ record SinkJob(
           archiveMaxCommits,
           checkpointMillis,
           unalignedCheckpoints,
-          keyedInput);
+          keyedInput,
+          flushThreads);
     }
   }
 
@@ -382,7 +392,8 @@ record SinkJob(
             .populateMetaFields(metaFields)
             .deduplication(deduplication)
             .offHeapBuffer(offHeap)
-            .managedBufferMemory(managedMemory);
+            .managedBufferMemory(managedMemory)
+            .flushThreads(flushThreads);
     if (partitioned) {
       sink.partitionFields("dt");
     }
@@ -452,6 +463,8 @@ record SinkJob(
             .append(parallelism)
             .append("', 'buffer.deduplication' = '")
             .append(deduplication.name().toLowerCase(Locale.ROOT))
+            .append("', 'write.flush-threads' = '")
+            .append(flushThreads)
             .append("'");
     if (ordering) {
       with.append(", 'ordering.field' = 'ts'");

@@ -70,6 +70,10 @@ class SinkSettingsTest {
             "option 'path' (the table base path) is required"),
         guard("0 buckets", b -> b.buckets(0), "option 'buckets' must be > 0, got 0"),
         guard(
+            "0 flush threads",
+            b -> b.flushThreads(0),
+            "option 'write.flush-threads' must be > 0, got 0"),
+        guard(
             "compaction interval 0",
             b -> b.compactionInterval(java.time.Duration.ZERO),
             "option 'compaction.interval' must be at least 1 ms, got PT0S"),

@@ -39,11 +39,12 @@ class FlushQueueTest {
   void flushesRunInSubmissionOrderAndReleaseTheirPagesWhenCollected() throws Exception {
     List<String> ran = Collections.synchronizedList(new ArrayList<>());
     List<FlushQueue.Flushed> collected = new ArrayList<>();
-    try (FlushQueue queue = new FlushQueue("test-flush", collected::add)) {
+    try (FlushQueue queue =
+        new FlushQueue("test-flush", 1, FlushQueue.CLOSE_TIMEOUT, collected::add)) {
       for (int i = 0; i < 20; i++) {
         BucketBuffer sealed = filled("bucket-" + i);
         String name = sealed.ownerName();
-        queue.submit(sealed, () -> flushed(ran, name, sealed));
+        queue.submit(0, sealed, () -> flushed(ran, name, sealed));
       }
       assertThat(pool.pagesInUse()).isPositive();
       queue.awaitAll();
@@ -62,9 +63,48 @@ class FlushQueueTest {
   }
 
   @Test
-  void aFailedFlushFailsTheCollectNamingTheBufferAndStillReleasesIt() throws Exception {
-    try (FlushQueue queue = new FlushQueue("test-flush", flushed -> {})) {
+  void lanesRunSideBySideEachInItsOrderAndAreCollectedInSubmissionOrder() throws Exception {
+    List<String> ran = Collections.synchronizedList(new ArrayList<>());
+    List<FlushQueue.Flushed> collected = new ArrayList<>();
+    CountDownLatch laneTwoDone = new CountDownLatch(1);
+    try (FlushQueue queue =
+        new FlushQueue("test-flush", 2, FlushQueue.CLOSE_TIMEOUT, collected::add)) {
+      BucketBuffer first = filled("lane-1-first");
       queue.submit(
+          0,
+          first,
+          () -> {
+            // Runs only once lane 2 has written its file: the lanes run side by side.
+            awaitUninterruptibly(laneTwoDone);
+            return flushed(ran, "lane-1-first", first);
+          });
+      BucketBuffer second = filled("lane-1-second");
+      queue.submit(0, second, () -> flushed(ran, "lane-1-second", second));
+      BucketBuffer other = filled("lane-2");
+      queue.submit(
+          1,
+          other,
+          () -> {
+            FlushQueue.Flushed flushed = flushed(ran, "lane-2", other);
+            laneTwoDone.countDown();
+            return flushed;
+          });
+      queue.awaitAll();
+    }
+    assertThat(ran).containsExactly("lane-2", "lane-1-first", "lane-1-second");
+    assertThat(collected)
+        .extracting(f -> f.stats().get(0).fileId())
+        .containsExactly("lane-1-first", "lane-1-second", "lane-2");
+    assertThat(pool.pagesInUse()).isZero();
+    pool.close();
+  }
+
+  @Test
+  void aFailedFlushFailsTheCollectNamingTheBufferAndStillReleasesIt() throws Exception {
+    try (FlushQueue queue =
+        new FlushQueue("test-flush", 1, FlushQueue.CLOSE_TIMEOUT, flushed -> {})) {
+      queue.submit(
+          0,
           filled("p=1#3"),
           () -> {
             throw new IOException("disk full");
@@ -80,14 +120,16 @@ class FlushQueueTest {
 
   @Test
   void aFailedFlushFailsEveryLaterCollectSoNoCheckpointForgetsIt() throws Exception {
-    try (FlushQueue queue = new FlushQueue("test-flush", flushed -> {})) {
+    try (FlushQueue queue =
+        new FlushQueue("test-flush", 1, FlushQueue.CLOSE_TIMEOUT, flushed -> {})) {
       queue.submit(
+          0,
           filled("p=2#0"),
           () -> {
             throw new IOException("injected");
           });
       assertThatThrownBy(() -> queue.awaitOldest()).hasMessageContaining("p=2#0");
-      queue.submit(filled("p=2#1"), () -> null);
+      queue.submit(0, filled("p=2#1"), () -> null);
       for (ThrowingCollect collect :
           List.<ThrowingCollect>of(queue::awaitAll, queue::awaitOldest, queue::collectDone)) {
         assertThatThrownBy(collect::run)
@@ -108,15 +150,16 @@ class FlushQueueTest {
   @Test
   void closeStopsARunningFlushAndReleasesEverySealedBuffer() throws Exception {
     CountDownLatch started = new CountDownLatch(1);
-    FlushQueue queue = new FlushQueue("test-flush", flushed -> {});
+    FlushQueue queue = new FlushQueue("test-flush", 1, FlushQueue.CLOSE_TIMEOUT, flushed -> {});
     queue.submit(
+        0,
         filled("running"),
         () -> {
           started.countDown();
           Thread.sleep(60_000);
           return null;
         });
-    queue.submit(filled("waiting"), () -> null);
+    queue.submit(0, filled("waiting"), () -> null);
     started.await();
     queue.close();
     assertThat(pool.pagesInUse()).isZero();
@@ -126,8 +169,8 @@ class FlushQueueTest {
   @Test
   void aTaskCancelledWhileAwaitingAFlushStillReleasesItsBufferAtClose() throws Exception {
     CountDownLatch started = new CountDownLatch(1);
-    FlushQueue queue = new FlushQueue("test-flush", flushed -> {});
-    queue.submit(filled("running"), () -> untilInterrupted(started));
+    FlushQueue queue = new FlushQueue("test-flush", 1, FlushQueue.CLOSE_TIMEOUT, flushed -> {});
+    queue.submit(0, filled("running"), () -> untilInterrupted(started));
     started.await();
 
     assertThatThrownBy(() -> cancelledWhileAwaitingOldest(queue))
@@ -143,9 +186,9 @@ class FlushQueueTest {
   @Test
   void closeOnACancelledTaskThreadWaitsForTheFlushAndReleasesEveryBuffer() throws Exception {
     CountDownLatch started = new CountDownLatch(1);
-    FlushQueue queue = new FlushQueue("test-flush", flushed -> {});
-    queue.submit(filled("running"), () -> stopsSlowlyOnInterrupt(started));
-    queue.submit(filled("waiting"), () -> null);
+    FlushQueue queue = new FlushQueue("test-flush", 1, FlushQueue.CLOSE_TIMEOUT, flushed -> {});
+    queue.submit(0, filled("running"), () -> stopsSlowlyOnInterrupt(started));
+    queue.submit(0, filled("waiting"), () -> null);
     started.await();
     try {
       assertThatThrownBy(() -> cancelledWhileAwaitingOldest(queue))
@@ -166,13 +209,15 @@ class FlushQueueTest {
   void closeNamesAFlushThatDoesNotStopAndReleasesItOnceItHas() throws Exception {
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch unblock = new CountDownLatch(1);
-    FlushQueue queue = new FlushQueue("test-flush", Duration.ofMillis(100), flushed -> {});
+    FlushQueue queue = new FlushQueue("test-flush", 1, Duration.ofMillis(100), flushed -> {});
     queue.submit(
+        0,
         filled("failed"),
         () -> {
           throw new IOException("disk full");
         });
     queue.submit(
+        0,
         filled("stuck"),
         () -> {
           started.countDown();
@@ -202,8 +247,9 @@ class FlushQueueTest {
     LocalFileSystem fs = new LocalFileSystem();
     fs.initialize(URI.create("file:///"), new Configuration());
     BinaryRowData row = row();
-    FlushQueue queue = new FlushQueue("test-flush", flushed -> {});
+    FlushQueue queue = new FlushQueue("test-flush", 1, FlushQueue.CLOSE_TIMEOUT, flushed -> {});
     queue.submit(
+        0,
         filled("direct"),
         () -> {
           try (LogFileWriter writer =
