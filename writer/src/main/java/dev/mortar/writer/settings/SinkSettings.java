@@ -120,13 +120,9 @@ public final class SinkSettings implements Serializable {
   }
 
   private void validate() {
-    if (buckets <= 0) {
-      throw new IllegalArgumentException(
-          "option '" + WriterOptions.BUCKETS.key() + "' must be > 0, got " + buckets);
-    }
-    if (parallelism != null && parallelism <= 0) {
-      throw new IllegalArgumentException(
-          "option '" + WriterOptions.SINK_PARALLELISM.key() + "' must be > 0, got " + parallelism);
+    requirePositive(WriterOptions.BUCKETS, buckets);
+    if (parallelism != null) {
+      requirePositive(WriterOptions.SINK_PARALLELISM, parallelism);
     }
     if (batchBytes <= 0) {
       throw new IllegalArgumentException(
@@ -136,13 +132,7 @@ public final class SinkSettings implements Serializable {
               + batchBytes
               + " bytes");
     }
-    if (flushThreads <= 0) {
-      throw new IllegalArgumentException(
-          "option '"
-              + WriterOptions.WRITE_FLUSH_THREADS.key()
-              + "' must be > 0, got "
-              + flushThreads);
-    }
+    requirePositive(WriterOptions.WRITE_FLUSH_THREADS, flushThreads);
     Duration interval = options.get(WriterOptions.COMPACTION_INTERVAL);
     if (interval != null && interval.toMillis() < 1) {
       throw new IllegalArgumentException(
@@ -158,31 +148,15 @@ public final class SinkSettings implements Serializable {
               + "' must be at least 100 ms, got "
               + writerLeaseTimeout());
     }
-    if (compactionDeltaCommits <= 0) {
-      throw new IllegalArgumentException(
-          "option '"
-              + WriterOptions.COMPACTION_DELTA_COMMITS.key()
-              + "' must be > 0, got "
-              + compactionDeltaCommits);
-    }
+    requirePositive(WriterOptions.COMPACTION_DELTA_COMMITS, compactionDeltaCommits);
     compactionThreshold();
     if (archiveEnabled()) {
       archivalPolicy();
     }
-    if (compactionTasks != null && compactionTasks <= 0) {
-      throw new IllegalArgumentException(
-          "option '"
-              + WriterOptions.COMPACTION_TASKS.key()
-              + "' must be > 0, got "
-              + compactionTasks);
+    if (compactionTasks != null) {
+      requirePositive(WriterOptions.COMPACTION_TASKS, compactionTasks);
     }
-    if (cleanRetainCommits <= 0) {
-      throw new IllegalArgumentException(
-          "option '"
-              + WriterOptions.CLEAN_RETAIN_COMMITS.key()
-              + "' must be > 0, got "
-              + cleanRetainCommits);
-    }
+    requirePositive(WriterOptions.CLEAN_RETAIN_COMMITS, cleanRetainCommits);
     requireNotNegative(WriterOptions.WRITE_STALL_PENDING_COMPACTIONS, stallPendingCompactions);
     requireNotNegative(WriterOptions.WRITE_STALL_COMPACTION_LAG, stallCompactionLag);
     if (stallMaxWaitMillis <= 0) {
@@ -426,6 +400,12 @@ public final class SinkSettings implements Serializable {
   public PagePool newCompactionPagePool() {
     return PagePool.onHeap(
         (int) options.get(BufferOptions.PAGE_SIZE).getBytes(), compactionMemoryBytes);
+  }
+
+  private static void requirePositive(ConfigOption<Integer> option, int value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException("option '" + option.key() + "' must be > 0, got " + value);
+    }
   }
 
   private static void requireNotNegative(ConfigOption<Integer> option, int value) {
