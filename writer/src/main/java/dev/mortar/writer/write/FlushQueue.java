@@ -169,7 +169,7 @@ final class FlushQueue implements AutoCloseable {
   }
 
   /**
-   * Stops the threadss (interrupting running flushes: the task is closing, its open interval is not
+   * Stops the threads (interrupting running flushes: the task is closing, its open interval is not
    * committed), waits up to the close timeout for them to stop, and releases the buffer of every
    * flush no thread reads any more. The wait goes on when the closing thread is interrupted (as a
    * cancelled task's thread is), and the interrupt is kept. A flush that has not stopped by then
