@@ -22,8 +22,10 @@ import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.scheduler.stopwithsavepoint.StopWithSavepointStoppingException;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.util.ExceptionUtils;
 
 /**
  * How a user keeps checkpoints and starts a job from one: the configuration that retains the last
@@ -131,7 +133,9 @@ final class Restores {
   /**
    * Stops the job with a savepoint in {@code target}, as a user does: a stop that fails because a
    * task failed (an injected failure that fired just before, the job restarting) is tried again, up
-   * to {@value #STOP_ATTEMPTS} times; null if the job finished in the meantime.
+   * to {@value #STOP_ATTEMPTS} times; one whose savepoint was taken before a task failed while
+   * stopping gives that savepoint, after cancelling the job; null if the job finished in the
+   * meantime.
    */
   @Nullable
   static String stopWithSavepoint(JobClient job, String target, Duration limit) throws Exception {
@@ -140,6 +144,16 @@ final class Restores {
         return job.stopWithSavepoint(false, target, SavepointFormatType.CANONICAL)
             .get(limit.toSeconds(), TimeUnit.SECONDS);
       } catch (ExecutionException e) {
+        Optional<StopWithSavepointStoppingException> failedAfterSavepoint =
+            ExceptionUtils.findThrowable(e, StopWithSavepointStoppingException.class);
+        if (failedAfterSavepoint.isPresent()) {
+          // The savepoint is whole and a task failed while the job stopped after it: Flink tells
+          // its user to start again from that savepoint, once the job (restarting) is cancelled.
+          if (!job.getJobStatus().get().isGloballyTerminalState()) {
+            cancel(job, limit);
+          }
+          return failedAfterSavepoint.get().getSavepointPath();
+        }
         JobStatus status = job.getJobStatus().get();
         if (status == JobStatus.FINISHED) {
           return null;
