@@ -76,10 +76,6 @@ final class LoopbackS3 implements AutoCloseable {
   private static BlobStore counting(BlobStore store, Requests requests) {
     InvocationHandler counting =
         (proxy, method, args) -> {
-          long roundTripMillis = requests.roundTripMillis;
-          if (roundTripMillis > 0) {
-            Thread.sleep(roundTripMillis);
-          }
           if (method.getName().equals("list") && args != null && args.length > 0) {
             requests.lists.incrementAndGet();
           }
@@ -90,6 +86,11 @@ final class LoopbackS3 implements AutoCloseable {
               requests.byKind.computeIfAbsent(kind(method, args), k -> new Concurrency());
           calls.most.accumulateAndGet(calls.inFlight.incrementAndGet(), Math::max);
           try {
+            // The round trip counts as in flight: calls that overlap in it overlap at the server.
+            long roundTripMillis = requests.roundTripMillis;
+            if (roundTripMillis > 0) {
+              Thread.sleep(roundTripMillis);
+            }
             return method.invoke(store, args);
           } catch (InvocationTargetException e) {
             throw e.getCause();
