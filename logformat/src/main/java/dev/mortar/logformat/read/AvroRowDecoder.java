@@ -1,6 +1,6 @@
 package dev.mortar.logformat.read;
 
-import dev.mortar.logformat.AddedColumns;
+import dev.mortar.logformat.SchemaEvolution;
 import java.io.IOException;
 import java.util.List;
 import org.apache.flink.core.memory.MemorySegment;
@@ -20,6 +20,7 @@ import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
@@ -42,24 +43,20 @@ public final class AvroRowDecoder {
   private final RowDecoder root;
 
   public AvroRowDecoder(RowType rowType) {
-    this(rowType, rowType.getFieldCount());
+    this(rowType, rowType);
   }
 
   /**
-   * A decoder of datums that hold the first {@code presentFields} fields of {@code rowType} (data
-   * written before nullable fields were added at its end, {@code AddedColumns}); the other fields
-   * of the row are null.
+   * A decoder of datums written as {@code writtenType}, an older row type of {@code rowType}
+   * ({@link SchemaEvolution}): its values are widened to {@code rowType}'s types, and the fields
+   * added after it are null.
    */
-  public AvroRowDecoder(RowType rowType, int presentFields) {
-    if (!AddedColumns.readableFrom(rowType, presentFields)) {
+  public AvroRowDecoder(RowType rowType, RowType writtenType) {
+    if (!SchemaEvolution.readableAs(writtenType, rowType)) {
       throw new IllegalArgumentException(
-          "a datum of the first "
-              + presentFields
-              + " fields of "
-              + rowType
-              + " does not read as that row: the fields after it must be nullable");
+          "a datum of " + writtenType + " does not read as " + rowType);
     }
-    this.root = new RowDecoder(rowType, "", presentFields);
+    this.root = new RowDecoder(rowType, writtenType, "");
   }
 
   /**
@@ -125,6 +122,31 @@ public final class AvroRowDecoder {
 
   private static final ValueDecoder BYTES =
       of((in, out, pos) -> out.writeString(pos, in.readStringView()), AvroInput::skipString);
+
+  /**
+   * The decoder of a value written as {@code written} into a field of {@code type}: the type's own,
+   * or for a field widened since ({@link SchemaEvolution#isPromotion}) one that reads the narrower
+   * value and writes it widened.
+   */
+  private static ValueDecoder decoderFor(LogicalType type, LogicalType written, String path) {
+    if (!SchemaEvolution.isPromotion(written, type)) {
+      return decoderFor(type, path);
+    }
+    boolean toDouble = type.getTypeRoot() == LogicalTypeRoot.DOUBLE;
+    switch (written.getTypeRoot()) {
+      case INTEGER:
+      case BIGINT:
+        return type.getTypeRoot() == LogicalTypeRoot.BIGINT
+            ? LONG
+            : toDouble
+                ? of((in, out, pos) -> out.writeDouble(pos, in.readLong()), VARINT)
+                : of((in, out, pos) -> out.writeFloat(pos, in.readLong()), VARINT);
+      default:
+        return of(
+            (in, out, pos) -> out.writeDouble(pos, SchemaEvolution.widen(in.readFloat())),
+            in -> in.skip(4));
+    }
+  }
 
   private static ValueDecoder decoderFor(LogicalType type, String path) {
     switch (type.getTypeRoot()) {
@@ -209,11 +231,12 @@ public final class AvroRowDecoder {
     private final int present;
 
     RowDecoder(RowType rowType, String path) {
-      this(rowType, path, rowType.getFieldCount());
+      this(rowType, rowType, path);
     }
 
-    RowDecoder(RowType rowType, String path, int present) {
-      this.present = present;
+    /** A decoder of {@code rowType} for datums written as {@code writtenType}, its older type. */
+    RowDecoder(RowType rowType, RowType writtenType, String path) {
+      this.present = writtenType.getFieldCount();
       List<RowType.RowField> rowFields = rowType.getFields();
       int arity = rowFields.size();
       this.fields = new ValueDecoder[arity];
@@ -222,7 +245,8 @@ public final class AvroRowDecoder {
       for (int i = 0; i < arity; i++) {
         RowType.RowField field = rowFields.get(i);
         paths[i] = path.isEmpty() ? field.getName() : path + "." + field.getName();
-        fields[i] = decoderFor(field.getType(), paths[i]);
+        LogicalType written = i < present ? writtenType.getTypeAt(i) : field.getType();
+        fields[i] = decoderFor(field.getType(), written, paths[i]);
         nullable[i] = field.getType().isNullable();
       }
       this.row = new BinaryRowData(arity);

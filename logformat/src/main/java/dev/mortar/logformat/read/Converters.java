@@ -1,11 +1,13 @@
 package dev.mortar.logformat.read;
 
+import dev.mortar.logformat.SchemaEvolution;
 import java.math.BigDecimal;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.writer.BinaryWriter;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
@@ -16,6 +18,7 @@ import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.IntLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -29,8 +32,10 @@ import org.apache.parquet.schema.Type;
  *   <tr><th>Flink</th><th>Parquet</th></tr>
  *   <tr><td>BOOLEAN</td><td>BOOLEAN</td></tr>
  *   <tr><td>TINYINT, SMALLINT, INT, DATE, TIME</td><td>INT32 (TIME as milliseconds)</td></tr>
- *   <tr><td>BIGINT</td><td>INT64</td></tr>
- *   <tr><td>FLOAT, DOUBLE</td><td>FLOAT, DOUBLE</td></tr>
+ *   <tr><td>BIGINT</td><td>INT64; INT32 written before the column was widened</td></tr>
+ *   <tr><td>FLOAT</td><td>FLOAT; INT32, INT64 written before the column was widened</td></tr>
+ *   <tr><td>DOUBLE</td><td>DOUBLE; INT32, INT64, FLOAT written before the column was
+ *       widened</td></tr>
  *   <tr><td>CHAR, VARCHAR, BINARY, VARBINARY</td><td>BINARY, FIXED_LEN_BYTE_ARRAY</td></tr>
  *   <tr><td>DECIMAL(p, s)</td><td>INT32, INT64, BINARY, FIXED_LEN_BYTE_ARRAY annotated
  *       DECIMAL(_, s) (bytes are big-endian two's complement)</td></tr>
@@ -83,10 +88,14 @@ final class Converters {
         expect(physical == PrimitiveTypeName.INT32, type, flinkType, path);
         return new IntConverter(slot, BinaryWriter::writeInt);
       case BIGINT:
-        expect(physical == PrimitiveTypeName.INT64, type, flinkType, path);
+        if (physical != PrimitiveTypeName.INT64) {
+          return widened(type, flinkType, path, slot);
+        }
         return new LongConverter(slot, BinaryWriter::writeLong);
       case FLOAT:
-        expect(physical == PrimitiveTypeName.FLOAT, type, flinkType, path);
+        if (physical != PrimitiveTypeName.FLOAT) {
+          return widened(type, flinkType, path, slot);
+        }
         return new PrimitiveConverter() {
           @Override
           public void addFloat(float value) {
@@ -95,7 +104,9 @@ final class Converters {
           }
         };
       case DOUBLE:
-        expect(physical == PrimitiveTypeName.DOUBLE, type, flinkType, path);
+        if (physical != PrimitiveTypeName.DOUBLE) {
+          return widened(type, flinkType, path, slot);
+        }
         return new PrimitiveConverter() {
           @Override
           public void addDouble(double value) {
@@ -119,6 +130,50 @@ final class Converters {
         throw new IllegalArgumentException(
             "column " + path + ": type " + flinkType.asSummaryString() + " is not supported");
     }
+  }
+
+  /**
+   * A column written before it was widened ({@code SchemaEvolution}), read as the wider BIGINT,
+   * FLOAT or DOUBLE: a plain INT32 or INT64 (no annotation but an integer one), or a FLOAT read as
+   * DOUBLE. Each value is widened as Hudi's readers widen it ({@code SchemaEvolution}).
+   */
+  private static PrimitiveConverter widened(
+      PrimitiveType type, LogicalType flinkType, String path, Slot slot) {
+    PrimitiveTypeName physical = type.getPrimitiveTypeName();
+    LogicalTypeAnnotation annotation = type.getLogicalTypeAnnotation();
+    boolean plainInteger =
+        (physical == PrimitiveTypeName.INT32 || physical == PrimitiveTypeName.INT64)
+            && (annotation == null || annotation instanceof IntLogicalTypeAnnotation);
+    LogicalTypeRoot target = flinkType.getTypeRoot();
+    expect(
+        plainInteger || (physical == PrimitiveTypeName.FLOAT && target == LogicalTypeRoot.DOUBLE),
+        type,
+        flinkType,
+        path);
+    LongWrite write =
+        switch (target) {
+          case BIGINT -> BinaryWriter::writeLong;
+          case FLOAT -> (writer, pos, value) -> writer.writeFloat(pos, value);
+          default -> (writer, pos, value) -> writer.writeDouble(pos, value);
+        };
+    return new PrimitiveConverter() {
+      @Override
+      public void addInt(int value) {
+        addLong(value);
+      }
+
+      @Override
+      public void addLong(long value) {
+        int pos = slot.claim();
+        write.write(slot.writer(), pos, value);
+      }
+
+      @Override
+      public void addFloat(float value) {
+        int pos = slot.claim();
+        slot.writer().writeDouble(pos, SchemaEvolution.widen(value));
+      }
+    };
   }
 
   private static PrimitiveConverter decimal(

@@ -43,8 +43,8 @@ public final class LogFileReader {
 
   private final RowType storedType;
 
-  /** Avro decoders by the number of the table's data columns a block holds. */
-  private final Map<Integer, AvroRowDecoder> rowDecoders = new HashMap<>();
+  /** Avro decoders by the data columns a block holds ({@link BlockSchemaCheck#writtenType}). */
+  private final Map<RowType, AvroRowDecoder> rowDecoders = new HashMap<>();
 
   private final ParquetRowReader parquetReader;
   private final DeleteBlockDecoder deleteDecoder = new DeleteBlockDecoder();
@@ -76,11 +76,10 @@ public final class LogFileReader {
     }
   }
 
-  /** The decoder of Avro records holding the table's first {@code dataFields} data columns. */
-  private AvroRowDecoder rowDecoder(int dataFields) {
+  /** The decoder of Avro records written with {@code writtenDataType}'s data columns. */
+  private AvroRowDecoder rowDecoder(RowType writtenDataType) {
     return rowDecoders.computeIfAbsent(
-        dataFields,
-        fields -> new AvroRowDecoder(storedType, StoredRowType.META_FIELD_COUNT + fields));
+        writtenDataType, written -> new AvroRowDecoder(storedType, StoredRowType.of(written)));
   }
 
   /** The big-endian int32 at {@code position} of {@code bytes}. */
@@ -189,15 +188,15 @@ public final class LogFileReader {
       if (schemaJson == null) {
         throw corrupt("data block without a SCHEMA header", null);
       }
-      int dataFields;
+      RowType writtenDataType;
       try {
-        dataFields = schemaCheck.dataFields(schemaJson);
+        writtenDataType = schemaCheck.writtenType(schemaJson);
       } catch (IOException mismatch) {
         throw corrupt(mismatch.getMessage(), null);
       }
       records +=
           type == LogBlockLayout.AVRO_DATA_BLOCK
-              ? decodeAvroRecords(contentLength, rowDecoder(dataFields))
+              ? decodeAvroRecords(contentLength, rowDecoder(writtenDataType))
               : parquetReader.read(
                   new ByteArrayInputFile(content, 0, contentLength), sink::row, keys);
       dataBlocks++;

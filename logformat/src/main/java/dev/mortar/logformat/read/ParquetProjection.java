@@ -14,9 +14,9 @@ import org.apache.parquet.schema.Type;
 /**
  * The requested schema of a read: the file's columns a row type asks for, matched by name at every
  * level of nesting and put in the row type's order, so the file's other columns are not decoded. A
- * nullable field the file does not have (written before the table gained it, {@code AddedColumns})
- * is left out: the converters match the requested fields to the row type's by name and give the
- * missing ones null. A missing NOT NULL field fails the read.
+ * nullable field the file does not have (written before the table gained it, {@code
+ * SchemaEvolution}) is left out: the converters match the requested fields to the row type's by
+ * name and give the missing ones null. A missing NOT NULL field fails the read.
  *
  * <p>Arrays may be stored in the 3-level layout ({@code group (LIST) { repeated group list {
  * element } }}) or the 2-level legacy layouts ({@code repeated <type> array}); {@link

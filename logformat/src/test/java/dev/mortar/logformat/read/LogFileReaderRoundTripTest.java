@@ -10,6 +10,7 @@ import dev.mortar.logformat.LogFileStat;
 import dev.mortar.logformat.LogFileWriter;
 import dev.mortar.logformat.LogWriterOptions;
 import dev.mortar.logformat.OrderingValue;
+import dev.mortar.logformat.SchemaEvolution;
 import dev.mortar.testing.RandomRows;
 import dev.mortar.testing.Seeds;
 import java.io.IOException;
@@ -20,8 +21,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.FloatType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -102,9 +108,14 @@ class LogFileReaderRoundTripTest {
         stats = writer.finish();
       }
 
-      RowType readType = run % 2 == 1 ? withAddedColumns(dataType, random, choices) : dataType;
+      RowType readType =
+          run % 2 == 1 ? withAddedColumns(widened(dataType, choices), random, choices) : dataType;
       int added = readType.getFieldCount() - dataType.getFieldCount();
       for (List<Object> expected : expectedRows) {
+        for (int field = 0; field < dataType.getFieldCount(); field++) {
+          int slot = StoredRowType.META_FIELD_COUNT + field;
+          expected.set(slot, widenedValue(expected.get(slot), readType.getTypeAt(field)));
+        }
         expected.addAll(java.util.Collections.nCopies(added, null));
       }
       RowType storedType = StoredRowType.of(readType);
@@ -171,6 +182,41 @@ class LogFileReaderRoundTripTest {
           .isEqualTo(
               expectedDeletes.stream().filter(delete -> kept.contains(delete.key())).toList());
     }
+  }
+
+  /**
+   * {@code dataType} with about half of its INT, BIGINT and FLOAT columns widened to a random type
+   * Avro promotes them to ({@link SchemaEvolution#isPromotion}).
+   */
+  private static RowType widened(RowType dataType, SplittableRandom choices) {
+    List<RowType.RowField> fields = new ArrayList<>();
+    for (RowType.RowField field : dataType.getFields()) {
+      LogicalType type = field.getType();
+      List<LogicalType> wider =
+          Stream.<LogicalType>of(new BigIntType(), new FloatType(), new DoubleType())
+              .map(candidate -> candidate.copy(type.isNullable()))
+              .filter(candidate -> SchemaEvolution.isPromotion(type, candidate))
+              .toList();
+      LogicalType read =
+          wider.isEmpty() || choices.nextBoolean()
+              ? type
+              : wider.get(choices.nextInt(wider.size()));
+      fields.add(new RowType.RowField(field.getName(), read));
+    }
+    return new RowType(dataType.isNullable(), fields);
+  }
+
+  /** {@code value} as the wider {@code type} gives it, as Hudi's readers widen it. */
+  private static Object widenedValue(Object value, LogicalType type) {
+    if (!(value instanceof Number number) || value instanceof BigDecimal) {
+      return value;
+    }
+    return switch (type.getTypeRoot()) {
+      case BIGINT -> number.longValue();
+      case FLOAT -> number.floatValue();
+      case DOUBLE -> value instanceof Float f ? SchemaEvolution.widen(f) : number.doubleValue();
+      default -> value;
+    };
   }
 
   /** {@code dataType} with one to three random nullable columns added at its end. */

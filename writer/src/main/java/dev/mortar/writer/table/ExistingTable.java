@@ -1,10 +1,13 @@
 package dev.mortar.writer.table;
 
-import dev.mortar.logformat.AddedColumns;
 import dev.mortar.logformat.AvroRecordDifference;
+import dev.mortar.logformat.AvroRowTypes;
 import dev.mortar.logformat.AvroSchemas;
+import dev.mortar.logformat.SchemaEvolution;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.avro.Schema;
@@ -21,10 +24,12 @@ import org.apache.hadoop.fs.Path;
  *
  * <p>The table schema is the one in the newest completed commit's metadata, else {@code
  * hoodie.table.create.schema}. A sink must write that schema, as Mortar maps it from Flink types
- * ({@link AvroSchemas}), or that schema with nullable columns added at its end ({@link
- * AddedColumns}): the compaction reads files of the table's schema and of the schemas it had before
- * such additions only, so a job that wrote another one would fail at its first compaction, and
- * again after every restart.
+ * ({@link AvroSchemas}), or that schema evolved the ways {@link SchemaEvolution} follows: nullable
+ * columns added at its end, columns widened. The compaction reads files of the table's schema and
+ * of the schemas it had before such changes only, so a job that wrote another one would fail at its
+ * first compaction, and again after every restart. Key, partition and ordering columns keep their
+ * types: the bucket, the partition path and the ordering of a record's older versions depend on
+ * them.
  */
 public final class ExistingTable {
   private static final String CREATE_SCHEMA = "hoodie.table.create.schema";
@@ -133,9 +138,9 @@ public final class ExistingTable {
   }
 
   /**
-   * Fails if the table's schema, mapped the way the sink maps its row type, is neither the sink's
-   * nor the sink's first columns with only nullable ones after them. A table that records no schema
-   * is not checked.
+   * Fails if the table's schema, mapped the way the sink maps its row type, is not the sink's or an
+   * older schema the sink's evolved from ({@link SchemaEvolution}), or if a key, partition or
+   * ordering column was widened. A table that records no schema is not checked.
    */
   private static void checkSchema(FileSystem fs, Path base, TableSettings settings)
       throws IOException {
@@ -149,8 +154,10 @@ public final class ExistingTable {
     try {
       RowType tableRow = AvroRowTypes.of(parse(json.get(), base));
       Schema tableAsMapped = AvroSchemas.of(tableRow, sink.getFullName(), false);
-      if (AddedColumns.isSchemaOfFirstFields(
-          settings.rowType(), tableRow.getFieldCount(), tableAsMapped, false)) {
+      Optional<RowType> written =
+          SchemaEvolution.writtenType(settings.rowType(), tableAsMapped, false);
+      if (written.isPresent()) {
+        checkKeyColumnsKeepTheirTypes(base, settings, written.get());
         return;
       }
       difference = AvroRecordDifference.describe(tableAsMapped, sink);
@@ -164,9 +171,36 @@ public final class ExistingTable {
             + " sink's): "
             + difference
             + ". Of the changes to a table's schema Mortar follows nullable columns added after the"
-            + " last one, as its compaction reads the files written before them. Declare the"
-            + " columns as the table has them (adding nullable ones at the end), or write to a new"
-            + " path.");
+            + " last one and columns widened (INT to BIGINT, FLOAT or DOUBLE; BIGINT to FLOAT or"
+            + " DOUBLE; FLOAT to DOUBLE), as its compaction reads the files written before them."
+            + " Declare the columns as the table has them (changed only in those ways), or write to"
+            + " a new path.");
+  }
+
+  private static void checkKeyColumnsKeepTheirTypes(
+      Path base, TableSettings settings, RowType tableRow) {
+    List<String> keyColumns = new ArrayList<>(settings.recordKeyFields());
+    keyColumns.addAll(settings.partitionFields());
+    if (settings.orderingField() != null) {
+      keyColumns.add(settings.orderingField());
+    }
+    for (String column : keyColumns) {
+      int index = tableRow.getFieldIndex(column);
+      if (index >= 0 && !tableRow.getTypeAt(index).equals(settings.rowType().getTypeAt(index))) {
+        throw new IllegalStateException(
+            "the Hudi table at "
+                + base
+                + " has column '"
+                + column
+                + "' as "
+                + tableRow.getTypeAt(index).asSummaryString()
+                + ", the sink declares it "
+                + settings.rowType().getTypeAt(index).asSummaryString()
+                + ": a record key, partition or ordering column cannot be widened, as the"
+                + " bucket, partition path and ordering of the records written before depend on"
+                + " its type. Declare it as the table has it.");
+      }
+    }
   }
 
   private static String required(Properties properties, String key, Path propertiesFile) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@link ExistingTable#validate}: a sink must write the schema the table has. */
 class ExistingTableTest {
   private static final RowType ROW = HudiReaderAcceptsTableContract.ROW;
+  private static final LogicalType NOTE = new VarCharType(true, 10);
 
   @TempDir java.nio.file.Path dir;
   private FileSystem fs;
@@ -88,6 +90,29 @@ class ExistingTableTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("field 2 expected 'ts' \"long\"")
         .hasMessageContaining("found 'ts' \"int\"");
+  }
+
+  @Test
+  void widenedColumnsAreAccepted() {
+    RowType table = withColumn(ROW, 4, "n", new IntType(true));
+    HudiTable.createOrValidate(fs, base, settings(table));
+
+    assertThatCode(() -> validate(withType(table, 4, new BigIntType(true))))
+        .doesNotThrowAnyException();
+    assertThatCode(
+            () -> validate(withColumn(withType(table, 4, new DoubleType(true)), 5, "m", NOTE)))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aWidenedOrderingColumnFailsNamingIt() {
+    HudiTable.createOrValidate(fs, base, settings(withType(ROW, 2, new IntType(false))));
+
+    assertThatThrownBy(() -> validate(ROW))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(base.toString())
+        .hasMessageContaining("column 'ts' as INT NOT NULL, the sink declares it BIGINT NOT NULL")
+        .hasMessageContaining("cannot be widened");
   }
 
   @Test

@@ -1,6 +1,5 @@
-package dev.mortar.writer.table;
+package dev.mortar.logformat;
 
-import dev.mortar.logformat.AvroSchemas;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.LogicalType;
@@ -31,10 +30,10 @@ import org.apache.flink.table.types.logical.VarCharType;
  * a nullable T, any other type is NOT NULL. Hudi's meta fields, when the schema has them, are left
  * out. Any other Avro type fails naming the field.
  */
-final class AvroRowTypes {
+public final class AvroRowTypes {
   private AvroRowTypes() {}
 
-  static RowType of(Schema record) {
+  public static RowType of(Schema record) {
     if (record.getType() != Schema.Type.RECORD) {
       throw new IllegalArgumentException(
           "the table schema is a " + record.getType() + ", expected a record: " + record);

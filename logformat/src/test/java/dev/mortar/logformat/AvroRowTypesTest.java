@@ -1,9 +1,8 @@
-package dev.mortar.writer.table;
+package dev.mortar.logformat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mortar.logformat.AvroSchemas;
 import dev.mortar.testing.RandomRows;
 import dev.mortar.testing.Seeds;
 import org.apache.avro.Schema;
