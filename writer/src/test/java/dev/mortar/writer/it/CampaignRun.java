@@ -221,8 +221,9 @@ final class CampaignRun {
   /**
    * Runs the job on the standalone cluster, kills its TaskManager with SIGKILL once the table has
    * the plan's commits, starts a new one and waits for the job, which restores its own last
-   * checkpoint, to finish. Its restarts wait a second each, up to a minute: until the new
-   * TaskManager has joined, a restart finds no slot.
+   * checkpoint, to finish. Its source holds its last change until the kill, so the job cannot end
+   * before it. Its restarts wait a second each, up to a minute: until the new TaskManager has
+   * joined, a restart finds no slot.
    */
   private String killTaskManager() throws Exception {
     StandaloneFlinkCluster cluster = standalone.get();
@@ -234,13 +235,16 @@ final class CampaignRun {
         job.configured(
             StreamExecutionEnvironment.createRemoteEnvironment(
                 "127.0.0.1", cluster.restPort(), restarts));
-    job.addDataStream(env, plan.changelog());
+    SourceGate lastChange =
+        new SourceGate(plan.changelog().ops().size() - 1, dir.resolve("killed").toString());
+    job.addDataStream(env, plan.changelog(), lastChange);
     JobClient client = env.executeAsync("mortar campaign seed " + plan.seed());
     if (!awaitCommits(client)) {
       throw new IllegalStateException(
           "the job ended before its TaskManager was killed: " + client.getJobStatus().get());
     }
     cluster.killTaskManager();
+    lastChange.open();
     cluster.startTaskManager();
     client.getJobExecutionResult().get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
     return "its own checkpoint, after its TaskManager was killed";

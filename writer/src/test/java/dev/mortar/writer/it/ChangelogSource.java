@@ -3,6 +3,7 @@ package dev.mortar.writer.it;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -21,6 +22,8 @@ import org.apache.flink.streaming.api.functions.source.legacy.RichSourceFunction
  * emitting {@code tail} (changes that leave the expected state as it is, e.g. {@link
  * Changelog#winners}) pass after pass, at most {@link #MAX_TAIL_PASSES} times, so every point fires
  * whatever the order in which they were armed.
+ *
+ * <p>A {@link SourceGate} holds the source before one change until its harness opens it.
  */
 final class ChangelogSource<T> extends RichSourceFunction<T>
     implements CheckpointedFunction, CheckpointListener {
@@ -37,6 +40,7 @@ final class ChangelogSource<T> extends RichSourceFunction<T>
   private final List<Changelog.Op> tail;
   private final int perCheckpoint;
   private final Converter<T> converter;
+  @Nullable private final SourceGate gate;
 
   private transient ListState<Integer> offsetState;
   private transient Map<Long, Integer> offsetAtCheckpoint;
@@ -46,10 +50,20 @@ final class ChangelogSource<T> extends RichSourceFunction<T>
 
   ChangelogSource(
       Changelog changelog, List<Changelog.Op> tail, int perCheckpoint, Converter<T> converter) {
+    this(changelog, tail, perCheckpoint, converter, null);
+  }
+
+  ChangelogSource(
+      Changelog changelog,
+      List<Changelog.Op> tail,
+      int perCheckpoint,
+      Converter<T> converter,
+      @Nullable SourceGate gate) {
     this.changelog = changelog;
     this.tail = tail;
     this.perCheckpoint = perCheckpoint;
     this.converter = converter;
+    this.gate = gate;
   }
 
   @Override
@@ -70,7 +84,9 @@ final class ChangelogSource<T> extends RichSourceFunction<T>
     List<Changelog.Op> ops = changelog.ops();
     while (running && hasNext(ops.size())) {
       synchronized (context.getCheckpointLock()) {
-        while (hasNext(ops.size()) && offset < completedOffset + perCheckpoint) {
+        while (hasNext(ops.size())
+            && offset < completedOffset + perCheckpoint
+            && (gate == null || !gate.holds(offset))) {
           Failures.maybeFail(Failures.Point.SOURCE_OFFSET, offset);
           Changelog.Op op =
               offset < ops.size() ? ops.get(offset) : tail.get((offset - ops.size()) % tail.size());

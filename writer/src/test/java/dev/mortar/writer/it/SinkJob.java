@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
+import javax.annotation.Nullable;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -346,7 +347,13 @@ record SinkJob(
   /** Adds the changelog source and the DataStream sink to {@code env}. */
   /** The changelog source and the sink, with the {@link Builder#keyedInput} edge if asked. */
   void addDataStream(StreamExecutionEnvironment env, Changelog changelog) {
-    DataStream<RowData> rows = changelogSource(env, changelog);
+    addDataStream(env, changelog, null);
+  }
+
+  /** {@link #addDataStream}, its source held by {@code gate} (null: none). */
+  void addDataStream(
+      StreamExecutionEnvironment env, Changelog changelog, @Nullable SourceGate gate) {
+    DataStream<RowData> rows = changelogSource(env, changelog, gate);
     if (keyedInput) {
       rows =
           rows.keyBy(new IdKey())
@@ -370,9 +377,18 @@ record SinkJob(
 
   /** Adds the changelog source, of parallelism 1, to {@code env}. */
   DataStream<RowData> changelogSource(StreamExecutionEnvironment env, Changelog changelog) {
+    return changelogSource(env, changelog, null);
+  }
+
+  private DataStream<RowData> changelogSource(
+      StreamExecutionEnvironment env, Changelog changelog, @Nullable SourceGate gate) {
     return env.addSource(
             new ChangelogSource<>(
-                changelog, changelog.winners(ordering), perCheckpoint, Changelog.Op::toRowData),
+                changelog,
+                changelog.winners(ordering),
+                perCheckpoint,
+                Changelog.Op::toRowData,
+                gate),
             "changelog",
             InternalTypeInfo.of(Changelog.ROW_TYPE))
         .uid(SOURCE_UID)
