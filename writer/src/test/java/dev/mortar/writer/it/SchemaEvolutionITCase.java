@@ -9,6 +9,7 @@ import dev.mortar.writer.MortarSink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -125,6 +128,87 @@ class SchemaEvolutionITCase {
     assertReadExact(path, expected, notes, seed);
   }
 
+  /**
+   * A user's way to change a running job's schema: stop it with a savepoint, widen its columns and
+   * add one, start it again from the savepoint. Which changes the first job wrote is in the
+   * savepoint's source offset, so each key reads as its winning change either as the first job
+   * wrote it (narrowed, read widened, no note) or as the second job did (with its note); both jobs
+   * must have written some winners, and Hudi's compaction of the table changes nothing.
+   */
+  @ParameterizedTest
+  @EnumSource(LogBlockFormat.class)
+  void aJobRestoredFromASavepointWithWidenedAndAddedColumnsEndsExact(LogBlockFormat format)
+      throws Exception {
+    long seed = Seeds.seed("SchemaEvolutionITCase[savepoint, " + format + "]");
+    LOG.info("seed {} for {} blocks, restored from a savepoint", seed, format);
+    Changelog changelog = Changelog.random(seed, 600, 200, 30, 0);
+    String path = dir.resolve("t").toUri().toString();
+
+    JobClient first =
+        Restores.submit(
+            job(path, format, NARROWER, changelog, 15, 2, SchemaEvolutionITCase::narrowed),
+            "schema evolution, before",
+            null);
+    while (Restores.completedCommits(path) < 3) {
+      assertThat(first.getJobStatus().get().isTerminalState())
+          .as("the first job ended before its third commit")
+          .isFalse();
+      Thread.sleep(20);
+    }
+    String savepoint =
+        Restores.stopWithSavepoint(
+            first, dir.resolve("savepoints").toUri().toString(), Duration.ofMinutes(2));
+    assertThat(savepoint).as("the first job's savepoint").isNotNull();
+    Restores.submit(
+            job(path, format, WIDER, changelog, 15, 2, SchemaEvolutionITCase::withNote),
+            "schema evolution, after",
+            savepoint)
+        .getJobExecutionResult()
+        .get();
+
+    Map<String, Changelog.Op> winners = new HashMap<>();
+    for (Changelog.Op op : changelog.winners(false)) {
+      if (op.kind() != RowKind.DELETE) {
+        winners.put(Long.toString(op.id()), op);
+      }
+    }
+    Map<String, String> notes = assertReadAsEitherJobWroteIt(path, winners, seed);
+    assertThat(notes.values())
+        .as("winners written by the first job (null) and the second; seed %s", seed)
+        .containsNull()
+        .anyMatch(java.util.Objects::nonNull);
+
+    assertThat(HudiClient.scheduleAndCompact(path).isPresent()).isTrue();
+    Map<String, Changelog.Op> expected = new HashMap<>();
+    winners.forEach((key, op) -> expected.put(key, notes.get(key) == null ? widened(op) : op));
+    assertReadExact(path, expected, notes, seed);
+  }
+
+  /**
+   * Checks that each key reads as its winner written by one job or the other, and returns the notes
+   * read, null for the keys the first job's change won.
+   */
+  private static Map<String, String> assertReadAsEitherJobWroteIt(
+      String path, Map<String, Changelog.Op> winners, long seed) {
+    Map<String, GenericRecord> table = HudiTableOracle.latestPerKey(path);
+    assertThat(table.keySet())
+        .as("seed %s", seed)
+        .containsExactlyInAnyOrderElementsOf(winners.keySet());
+    Map<String, String> notes = new HashMap<>();
+    winners.forEach(
+        (key, winner) -> {
+          GenericRecord row = table.get(key);
+          String note = row.get("note") == null ? null : row.get("note").toString();
+          Changelog.Op written = note == null ? widened(winner) : winner;
+          assertThat(note).as("note of %s, seed %s", key, seed).isIn(null, note(winner));
+          assertThat(List.of(row.get("name").toString(), row.get("ts"), row.get("amount")))
+              .as("%s, note %s, seed %s", key, note, seed)
+              .isEqualTo(List.of(written.name(), written.ts(), written.amount()));
+          notes.put(key, note);
+        });
+    return notes;
+  }
+
   private static void assertReadExact(
       String path, Map<String, Changelog.Op> expected, Map<String, String> notes, long seed) {
     Map<String, GenericRecord> table = HudiTableOracle.latestPerKey(path);
@@ -159,6 +243,23 @@ class SchemaEvolutionITCase {
       int compactionDeltaCommits,
       ChangelogSource.Converter<RowData> converter)
       throws Exception {
+    Restores.submit(
+            job(path, format, rowType, changelog, perCheckpoint, compactionDeltaCommits, converter),
+            "schema evolution",
+            null)
+        .getJobExecutionResult()
+        .get();
+  }
+
+  /** The job of {@link #run}, built on an environment of the test's MiniCluster. */
+  private static StreamExecutionEnvironment job(
+      String path,
+      LogBlockFormat format,
+      RowType rowType,
+      Changelog changelog,
+      int perCheckpoint,
+      int compactionDeltaCommits,
+      ChangelogSource.Converter<RowData> converter) {
     Configuration noRestarts = new Configuration();
     noRestarts.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(noRestarts);
@@ -177,8 +278,9 @@ class SchemaEvolutionITCase {
                     new ChangelogSource<>(changelog, List.of(), perCheckpoint, converter),
                     "changelog",
                     InternalTypeInfo.of(rowType))
+                .uid(SinkJob.SOURCE_UID)
                 .setParallelism(1));
-    env.execute("schema evolution");
+    return env;
   }
 
   /** {@code op} as {@link #NARROWER} holds it: {@code ts} an int, {@code amount} a float. */
