@@ -95,10 +95,12 @@ class SchemaEvolutionITCase {
     Changelog after = Changelog.random(seed + 1, 120, 80, 30, 0);
     String path = dir.resolve("t").toUri().toString();
 
-    run(path, format, NARROWER, before, 40, 2, SchemaEvolutionITCase::narrowed);
+    job(path, format, NARROWER, before, 40, 2, SchemaEvolutionITCase::narrowed)
+        .execute("schema evolution, before");
     long compactionsBefore = compactions();
     int deltaCommits = compactor == Compactor.MORTAR ? 2 : 1_000;
-    run(path, format, WIDER, after, 15, deltaCommits, SchemaEvolutionITCase::withNote);
+    job(path, format, WIDER, after, 15, deltaCommits, SchemaEvolutionITCase::withNote)
+        .execute("schema evolution, after");
     long compactionsOfSecondJob = compactions() - compactionsBefore;
     if (compactor == Compactor.MORTAR) {
       assertThat(compactionsOfSecondJob)
@@ -234,24 +236,7 @@ class SchemaEvolutionITCase {
     }
   }
 
-  private static void run(
-      String path,
-      LogBlockFormat format,
-      RowType rowType,
-      Changelog changelog,
-      int perCheckpoint,
-      int compactionDeltaCommits,
-      ChangelogSource.Converter<RowData> converter)
-      throws Exception {
-    Restores.submit(
-            job(path, format, rowType, changelog, perCheckpoint, compactionDeltaCommits, converter),
-            "schema evolution",
-            null)
-        .getJobExecutionResult()
-        .get();
-  }
-
-  /** The job of {@link #run}, built on an environment of the test's MiniCluster. */
+  /** A job writing {@code changelog} as {@code rowType}, built on the test's MiniCluster. */
   private static StreamExecutionEnvironment job(
       String path,
       LogBlockFormat format,
