@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.avro.Schema;
+import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
@@ -12,9 +13,10 @@ import org.apache.flink.table.types.logical.RowType;
  * The changes of a table's schema Mortar follows, the ones Hudi's readers follow without a schema
  * history: nullable columns added after the last one, and top-level columns widened the way Avro
  * promotes a written value to a reader's type (INT to BIGINT, FLOAT or DOUBLE; BIGINT to FLOAT or
- * DOUBLE; FLOAT to DOUBLE), their nullability unchanged. A file written before such changes holds
- * the table's first columns, some of them of their older, narrower types; its readers widen those
- * values ({@link #widen}) and give the added columns null.
+ * DOUBLE; FLOAT to DOUBLE) or a DECIMAL to one of more digits and the same scale, their nullability
+ * unchanged. A file written before such changes holds the table's first columns, some of them of
+ * their older, narrower types; its readers widen those values ({@link #widen}) and give the added
+ * columns null.
  */
 public final class SchemaEvolution {
   private SchemaEvolution() {}
@@ -59,8 +61,19 @@ public final class SchemaEvolution {
               || target == LogicalTypeRoot.DOUBLE;
       case BIGINT -> target == LogicalTypeRoot.FLOAT || target == LogicalTypeRoot.DOUBLE;
       case FLOAT -> target == LogicalTypeRoot.DOUBLE;
+      case DECIMAL ->
+          target == LogicalTypeRoot.DECIMAL && holdsEvery((DecimalType) from, (DecimalType) to);
       default -> false;
     };
+  }
+
+  /**
+   * Whether {@code to} is a decimal of more digits than {@code from} and the same scale: its values
+   * read as they are. A wider scale is not followed: Hudi 1.1's readers read the unscaled digits of
+   * a file written with a smaller scale at the new one, which changes the number.
+   */
+  private static boolean holdsEvery(DecimalType from, DecimalType to) {
+    return to.getScale() == from.getScale() && to.getPrecision() > from.getPrecision();
   }
 
   /**

@@ -55,7 +55,7 @@ class SchemaEvolutionTest {
   }
 
   @Test
-  void onlyAvrosNumericPromotionsWiden() {
+  void onlyNumericPromotionsAndDecimalsOfMoreDigitsWiden() {
     LogicalType integer = DataTypes.INT().getLogicalType();
     LogicalType bigint = DataTypes.BIGINT().getLogicalType();
     LogicalType real = DataTypes.FLOAT().getLogicalType();
@@ -71,6 +71,17 @@ class SchemaEvolutionTest {
     assertThat(SchemaEvolution.isPromotion(integer, integer)).isFalse();
     assertThat(SchemaEvolution.isPromotion(DataTypes.DATE().getLogicalType(), bigint)).isFalse();
     assertThat(SchemaEvolution.isPromotion(integer, DataTypes.STRING().getLogicalType())).isFalse();
+    LogicalType decimal = DataTypes.DECIMAL(10, 2).getLogicalType();
+    assertThat(SchemaEvolution.isPromotion(decimal, DataTypes.DECIMAL(20, 2).getLogicalType()))
+        .as("more digits, the same scale")
+        .isTrue();
+    assertThat(SchemaEvolution.isPromotion(decimal, DataTypes.DECIMAL(12, 4).getLogicalType()))
+        .as("a wider scale, which Hudi's readers read wrong")
+        .isFalse();
+    assertThat(SchemaEvolution.isPromotion(decimal, DataTypes.DECIMAL(9, 2).getLogicalType()))
+        .as("fewer digits")
+        .isFalse();
+    assertThat(SchemaEvolution.isPromotion(decimal, decimal)).isFalse();
   }
 
   @Test

@@ -141,10 +141,13 @@ public final class AvroRowDecoder {
             : toDouble
                 ? of((in, out, pos) -> out.writeDouble(pos, in.readLong()), VARINT)
                 : of((in, out, pos) -> out.writeFloat(pos, in.readLong()), VARINT);
-      default:
+      case FLOAT:
         return of(
             (in, out, pos) -> out.writeDouble(pos, SchemaEvolution.widen(in.readFloat())),
             in -> in.skip(4));
+      default:
+        // a decimal of fewer digits and the same scale: the same unscaled bytes
+        return decoderFor(type, path);
     }
   }
 

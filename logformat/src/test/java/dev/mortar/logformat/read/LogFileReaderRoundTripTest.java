@@ -21,10 +21,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.FloatType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -185,15 +185,21 @@ class LogFileReaderRoundTripTest {
   }
 
   /**
-   * {@code dataType} with about half of its INT, BIGINT and FLOAT columns widened to a random type
-   * Avro promotes them to ({@link SchemaEvolution#isPromotion}).
+   * {@code dataType} with about half of its INT, BIGINT, FLOAT and DECIMAL columns widened to a
+   * random type they are promoted to ({@link SchemaEvolution#isPromotion}).
    */
   private static RowType widened(RowType dataType, SplittableRandom choices) {
     List<RowType.RowField> fields = new ArrayList<>();
     for (RowType.RowField field : dataType.getFields()) {
       LogicalType type = field.getType();
+      List<LogicalType> candidates =
+          new ArrayList<>(List.of(new BigIntType(), new FloatType(), new DoubleType()));
+      if (type instanceof DecimalType decimal
+          && decimal.getPrecision() <= DecimalType.MAX_PRECISION - 2) {
+        candidates.add(new DecimalType(decimal.getPrecision() + 2, decimal.getScale()));
+      }
       List<LogicalType> wider =
-          Stream.<LogicalType>of(new BigIntType(), new FloatType(), new DoubleType())
+          candidates.stream()
               .map(candidate -> candidate.copy(type.isNullable()))
               .filter(candidate -> SchemaEvolution.isPromotion(type, candidate))
               .toList();

@@ -7,10 +7,12 @@ import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.testing.Seeds;
 import dev.mortar.writer.MortarSink;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +23,12 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,16 +42,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A table's schema evolves the ways Mortar follows: a first job writes and compacts it with {@link
- * #NARROWER} ({@code ts} an INT, {@code amount} a FLOAT), a second job on the same path writes the
- * same keys with {@link Changelog#ROW_TYPE}'s BIGINT and DOUBLE and a nullable column {@code note}
- * added at the end, and compacts slices whose base files and logs are of the old schema. Hudi's
- * reader reads the table exact: the first job's values widened, the second job's rows with their
- * note, the others with a null one; and again after Hudi's own compaction of the evolved table.
+ * #NARROWER} ({@code ts} an INT, {@code amount} a FLOAT, {@code price} a DECIMAL(10, 2)), a second
+ * job on the same path writes the same keys with {@link #WIDER}'s BIGINT, DOUBLE and DECIMAL(20, 2)
+ * and a nullable column {@code note} added at the end, and compacts slices whose base files and
+ * logs are of the old schema. Hudi's reader reads the table exact: the first job's values widened,
+ * the second job's rows with their note, the others with a null one; and again after Hudi's own
+ * compaction of the evolved table.
  */
 class SchemaEvolutionITCase {
   private static final Logger LOG = LoggerFactory.getLogger(SchemaEvolutionITCase.class);
 
-  /** {@link Changelog#ROW_TYPE} with {@code ts} an INT and {@code amount} a FLOAT. */
+  /** {@link Changelog#ROW_TYPE} with {@code ts} an INT, {@code amount} a FLOAT and a price. */
   private static final RowType NARROWER =
       (RowType)
           DataTypes.ROW(
@@ -57,12 +60,24 @@ class SchemaEvolutionITCase {
                   DataTypes.FIELD("name", DataTypes.STRING()),
                   DataTypes.FIELD("ts", DataTypes.INT()),
                   DataTypes.FIELD("dt", DataTypes.STRING()),
-                  DataTypes.FIELD("amount", DataTypes.FLOAT()))
+                  DataTypes.FIELD("amount", DataTypes.FLOAT()),
+                  DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)))
               .notNull()
               .getLogicalType();
 
-  /** {@link Changelog#ROW_TYPE} and a nullable {@code note} after its last column. */
-  private static final RowType WIDER = withNoteColumn(Changelog.ROW_TYPE);
+  /** {@link Changelog#ROW_TYPE}, a wider price and a nullable {@code note} after it. */
+  private static final RowType WIDER =
+      (RowType)
+          DataTypes.ROW(
+                  DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+                  DataTypes.FIELD("name", DataTypes.STRING()),
+                  DataTypes.FIELD("ts", DataTypes.BIGINT()),
+                  DataTypes.FIELD("dt", DataTypes.STRING()),
+                  DataTypes.FIELD("amount", DataTypes.DOUBLE()),
+                  DataTypes.FIELD("price", DataTypes.DECIMAL(20, 2)),
+                  DataTypes.FIELD("note", DataTypes.STRING()))
+              .notNull()
+              .getLogicalType();
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 
@@ -203,9 +218,10 @@ class SchemaEvolutionITCase {
           String note = row.get("note") == null ? null : row.get("note").toString();
           Changelog.Op written = note == null ? widened(winner) : winner;
           assertThat(note).as("note of %s, seed %s", key, seed).isIn(null, note(winner));
-          assertThat(List.of(row.get("name").toString(), row.get("ts"), row.get("amount")))
+          assertThat(
+                  List.of(row.get("name").toString(), row.get("ts"), row.get("amount"), price(row)))
               .as("%s, note %s, seed %s", key, note, seed)
-              .isEqualTo(List.of(written.name(), written.ts(), written.amount()));
+              .isEqualTo(List.of(written.name(), written.ts(), written.amount(), price(winner)));
           notes.put(key, note);
         });
     return notes;
@@ -223,6 +239,7 @@ class SchemaEvolutionITCase {
           assertThat(row.get("name")).as("name of %s, seed %s", key, seed).isEqualTo(op.name());
           assertThat(row.get("ts")).as("ts of %s, seed %s", key, seed).isEqualTo(op.ts());
           assertThat(row.get("amount")).as("amount of %s", key).isEqualTo(op.amount());
+          assertThat(price(row)).as("price of %s", key).isEqualTo(price(op));
           assertThat(row.get("note") == null ? null : row.get("note").toString())
               .as("note of %s, seed %s", key, seed)
               .isEqualTo(notes.get(key));
@@ -276,7 +293,8 @@ class SchemaEvolutionITCase {
         StringData.fromString(op.name()),
         (int) op.ts(),
         StringData.fromString(op.dt()),
-        (float) op.amount());
+        (float) op.amount(),
+        DecimalData.fromBigDecimal(price(op), 10, 2));
   }
 
   /**
@@ -293,24 +311,29 @@ class SchemaEvolutionITCase {
         Double.parseDouble(Float.toString((float) op.amount())));
   }
 
-  private static RowType withNoteColumn(RowType rowType) {
-    List<RowType.RowField> fields = new ArrayList<>(rowType.getFields());
-    fields.add(new RowType.RowField("note", new VarCharType(true, VarCharType.MAX_LENGTH)));
-    return new RowType(rowType.isNullable(), fields);
+  private static RowData withNote(Changelog.Op op) {
+    return GenericRowData.ofKind(
+        op.kind(),
+        op.id(),
+        StringData.fromString(op.name()),
+        op.ts(),
+        StringData.fromString(op.dt()),
+        op.amount(),
+        DecimalData.fromBigDecimal(price(op), 20, 2),
+        StringData.fromString(note(op)));
   }
 
-  private static RowData withNote(Changelog.Op op) {
-    RowData narrow = op.toRowData();
-    GenericRowData row = new GenericRowData(narrow.getRowKind(), WIDER.getFieldCount());
-    List<RowData.FieldGetter> getters = new ArrayList<>();
-    for (int i = 0; i < narrow.getArity(); i++) {
-      getters.add(RowData.createFieldGetter(Changelog.ROW_TYPE.getTypeAt(i), i));
-    }
-    for (int i = 0; i < getters.size(); i++) {
-      row.setField(i, getters.get(i).getFieldOrNull(narrow));
-    }
-    row.setField(narrow.getArity(), StringData.fromString(note(op)));
-    return row;
+  /** A change's price, two digits after the point; the same number in either job. */
+  private static BigDecimal price(Changelog.Op op) {
+    return BigDecimal.valueOf(op.id() * 1_000 + op.ts(), 2);
+  }
+
+  /** The price Hudi's reader gives: the unscaled bytes of a DECIMAL(20, 2). */
+  private static BigDecimal price(GenericRecord row) {
+    ByteBuffer bytes = ((ByteBuffer) row.get("price")).duplicate();
+    byte[] unscaled = new byte[bytes.remaining()];
+    bytes.get(unscaled);
+    return new BigDecimal(new BigInteger(unscaled), 2);
   }
 
   private static String note(Changelog.Op op) {
