@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +23,17 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.FloatType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -54,30 +59,16 @@ class SchemaEvolutionITCase {
 
   /** {@link Changelog#ROW_TYPE} with {@code ts} an INT, {@code amount} a FLOAT and a price. */
   private static final RowType NARROWER =
-      (RowType)
-          DataTypes.ROW(
-                  DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
-                  DataTypes.FIELD("name", DataTypes.STRING()),
-                  DataTypes.FIELD("ts", DataTypes.INT()),
-                  DataTypes.FIELD("dt", DataTypes.STRING()),
-                  DataTypes.FIELD("amount", DataTypes.FLOAT()),
-                  DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)))
-              .notNull()
-              .getLogicalType();
+      changelogRow(
+          Map.of("ts", new IntType(), "amount", new FloatType()),
+          new RowType.RowField("price", new DecimalType(10, 2)));
 
-  /** {@link Changelog#ROW_TYPE}, a wider price and a nullable {@code note} after it. */
+  /** {@link Changelog#ROW_TYPE}, a price of more digits and a nullable {@code note} after it. */
   private static final RowType WIDER =
-      (RowType)
-          DataTypes.ROW(
-                  DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
-                  DataTypes.FIELD("name", DataTypes.STRING()),
-                  DataTypes.FIELD("ts", DataTypes.BIGINT()),
-                  DataTypes.FIELD("dt", DataTypes.STRING()),
-                  DataTypes.FIELD("amount", DataTypes.DOUBLE()),
-                  DataTypes.FIELD("price", DataTypes.DECIMAL(20, 2)),
-                  DataTypes.FIELD("note", DataTypes.STRING()))
-              .notNull()
-              .getLogicalType();
+      changelogRow(
+          Map.of(),
+          new RowType.RowField("price", new DecimalType(20, 2)),
+          new RowType.RowField("note", new VarCharType(VarCharType.MAX_LENGTH)));
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 
@@ -283,6 +274,18 @@ class SchemaEvolutionITCase {
                 .uid(SinkJob.SOURCE_UID)
                 .setParallelism(1));
     return env;
+  }
+
+  /** {@link Changelog#ROW_TYPE} with the types of some columns changed and columns added. */
+  private static RowType changelogRow(Map<String, LogicalType> retyped, RowType.RowField... added) {
+    List<RowType.RowField> fields = new ArrayList<>();
+    for (RowType.RowField field : Changelog.ROW_TYPE.getFields()) {
+      fields.add(
+          new RowType.RowField(
+              field.getName(), retyped.getOrDefault(field.getName(), field.getType())));
+    }
+    fields.addAll(List.of(added));
+    return new RowType(false, fields);
   }
 
   /** {@code op} as {@link #NARROWER} holds it: {@code ts} an int, {@code amount} a float. */
