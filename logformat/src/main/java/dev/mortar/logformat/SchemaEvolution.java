@@ -11,12 +11,13 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The changes of a table's schema Mortar follows, the ones Hudi's readers follow without a schema
- * history: nullable columns added after the last one, and top-level columns widened the way Avro
- * promotes a written value to a reader's type (INT to BIGINT, FLOAT or DOUBLE; BIGINT to FLOAT or
- * DOUBLE; FLOAT to DOUBLE) or a DECIMAL to one of more digits and the same scale, their nullability
- * unchanged. A file written before such changes holds the table's first columns, some of them of
- * their older, narrower types; its readers widen those values ({@link #widen}) and give the added
- * columns null.
+ * history: nullable columns added after the last one, and top-level columns widened, their
+ * nullability unchanged: the way Avro promotes a written value to a reader's type (INT to BIGINT,
+ * FLOAT or DOUBLE; BIGINT to FLOAT or DOUBLE; FLOAT to DOUBLE), a number to a STRING (its Java
+ * {@code toString}, as Hudi's readers give it), or a DECIMAL to one of more digits and the same
+ * scale. A file written before such changes holds the table's first columns, some of them of their
+ * older, narrower types; its readers widen those values ({@link #widen}) and give the added columns
+ * null.
  */
 public final class SchemaEvolution {
   private SchemaEvolution() {}
@@ -48,19 +49,23 @@ public final class SchemaEvolution {
     return true;
   }
 
-  /** Whether values of {@code from} read as {@code to} by an Avro promotion. */
+  /** Whether values of {@code from} read as {@code to}, widened ({@link SchemaEvolution}). */
   public static boolean isPromotion(LogicalType from, LogicalType to) {
     if (from.isNullable() != to.isNullable()) {
       return false;
     }
     LogicalTypeRoot target = to.getTypeRoot();
+    boolean toString = target == LogicalTypeRoot.VARCHAR;
     return switch (from.getTypeRoot()) {
       case INTEGER ->
           target == LogicalTypeRoot.BIGINT
               || target == LogicalTypeRoot.FLOAT
-              || target == LogicalTypeRoot.DOUBLE;
-      case BIGINT -> target == LogicalTypeRoot.FLOAT || target == LogicalTypeRoot.DOUBLE;
-      case FLOAT -> target == LogicalTypeRoot.DOUBLE;
+              || target == LogicalTypeRoot.DOUBLE
+              || toString;
+      case BIGINT ->
+          target == LogicalTypeRoot.FLOAT || target == LogicalTypeRoot.DOUBLE || toString;
+      case FLOAT -> target == LogicalTypeRoot.DOUBLE || toString;
+      case DOUBLE -> toString;
       case DECIMAL ->
           target == LogicalTypeRoot.DECIMAL && holdsEvery((DecimalType) from, (DecimalType) to);
       default -> false;

@@ -70,7 +70,12 @@ class SchemaEvolutionTest {
     assertThat(SchemaEvolution.isPromotion(dbl, real)).isFalse();
     assertThat(SchemaEvolution.isPromotion(integer, integer)).isFalse();
     assertThat(SchemaEvolution.isPromotion(DataTypes.DATE().getLogicalType(), bigint)).isFalse();
-    assertThat(SchemaEvolution.isPromotion(integer, DataTypes.STRING().getLogicalType())).isFalse();
+    LogicalType string = DataTypes.STRING().getLogicalType();
+    assertThat(SchemaEvolution.isPromotion(integer, string)).as("a number to a string").isTrue();
+    assertThat(SchemaEvolution.isPromotion(dbl, string)).isTrue();
+    assertThat(SchemaEvolution.isPromotion(integer, DataTypes.CHAR(10).getLogicalType())).isFalse();
+    assertThat(SchemaEvolution.isPromotion(string, integer)).isFalse();
+    assertThat(SchemaEvolution.isPromotion(DataTypes.DATE().getLogicalType(), string)).isFalse();
     LogicalType decimal = DataTypes.DECIMAL(10, 2).getLogicalType();
     assertThat(SchemaEvolution.isPromotion(decimal, DataTypes.DECIMAL(20, 2).getLogicalType()))
         .as("more digits, the same scale")

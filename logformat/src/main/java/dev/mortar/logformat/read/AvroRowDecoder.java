@@ -10,6 +10,7 @@ import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.binary.BinaryArrayData;
 import org.apache.flink.table.data.binary.BinaryMapData;
 import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.writer.BinaryArrayWriter;
 import org.apache.flink.table.data.writer.BinaryRowWriter;
 import org.apache.flink.table.data.writer.BinaryWriter;
@@ -132,6 +133,9 @@ public final class AvroRowDecoder {
     if (!SchemaEvolution.isPromotion(written, type)) {
       return decoderFor(type, path);
     }
+    if (type.getTypeRoot() == LogicalTypeRoot.VARCHAR) {
+      return asString(written);
+    }
     boolean toDouble = type.getTypeRoot() == LogicalTypeRoot.DOUBLE;
     switch (written.getTypeRoot()) {
       case INTEGER:
@@ -149,6 +153,30 @@ public final class AvroRowDecoder {
         // a decimal of fewer digits and the same scale: the same unscaled bytes
         return decoderFor(type, path);
     }
+  }
+
+  /** A number written before its column became a STRING: its Java {@code toString}. */
+  private static ValueDecoder asString(LogicalType written) {
+    return switch (written.getTypeRoot()) {
+      case INTEGER ->
+          of(
+              (in, out, pos) -> out.writeString(pos, string(Integer.toString(in.readInt()))),
+              VARINT);
+      case BIGINT ->
+          of((in, out, pos) -> out.writeString(pos, string(Long.toString(in.readLong()))), VARINT);
+      case FLOAT ->
+          of(
+              (in, out, pos) -> out.writeString(pos, string(Float.toString(in.readFloat()))),
+              in -> in.skip(4));
+      default ->
+          of(
+              (in, out, pos) -> out.writeString(pos, string(Double.toString(in.readDouble()))),
+              in -> in.skip(8));
+    };
+  }
+
+  private static BinaryStringData string(String value) {
+    return BinaryStringData.fromString(value);
   }
 
   private static ValueDecoder decoderFor(LogicalType type, String path) {

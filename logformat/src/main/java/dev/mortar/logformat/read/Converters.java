@@ -4,6 +4,7 @@ import dev.mortar.logformat.SchemaEvolution;
 import java.math.BigDecimal;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.writer.BinaryWriter;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -36,7 +37,8 @@ import org.apache.parquet.schema.Type;
  *   <tr><td>FLOAT</td><td>FLOAT; INT32, INT64 written before the column was widened</td></tr>
  *   <tr><td>DOUBLE</td><td>DOUBLE; INT32, INT64, FLOAT written before the column was
  *       widened</td></tr>
- *   <tr><td>CHAR, VARCHAR, BINARY, VARBINARY</td><td>BINARY, FIXED_LEN_BYTE_ARRAY</td></tr>
+ *   <tr><td>CHAR, VARCHAR, BINARY, VARBINARY</td><td>BINARY, FIXED_LEN_BYTE_ARRAY; for VARCHAR
+ *       also INT32, INT64, FLOAT, DOUBLE written before the column became a string</td></tr>
  *   <tr><td>DECIMAL(p, s)</td><td>INT32, INT64, BINARY, FIXED_LEN_BYTE_ARRAY annotated
  *       DECIMAL(_, s) (bytes are big-endian two's complement)</td></tr>
  *   <tr><td>TIMESTAMP, TIMESTAMP_LTZ</td><td>INT64 annotated TIMESTAMP(MILLIS|MICROS|NANOS), or
@@ -118,6 +120,9 @@ final class Converters {
       case VARCHAR:
       case BINARY:
       case VARBINARY:
+        if (!isBytes(physical) && flinkType.getTypeRoot() == LogicalTypeRoot.VARCHAR) {
+          return numberAsString(type, flinkType, path, slot);
+        }
         // Strings and byte strings share one layout in Flink's binary formats.
         expect(isBytes(physical), type, flinkType, path);
         return new BytesConverter(slot, BinaryWriter::writeBinary);
@@ -172,6 +177,50 @@ final class Converters {
       public void addFloat(float value) {
         int pos = slot.claim();
         slot.writer().writeDouble(pos, SchemaEvolution.widen(value));
+      }
+    };
+  }
+
+  /**
+   * A plain number column written before it became a STRING ({@code SchemaEvolution}): each value
+   * as its Java {@code toString}, as Hudi's readers give it.
+   */
+  private static PrimitiveConverter numberAsString(
+      PrimitiveType type, LogicalType flinkType, String path, Slot slot) {
+    PrimitiveTypeName physical = type.getPrimitiveTypeName();
+    LogicalTypeAnnotation annotation = type.getLogicalTypeAnnotation();
+    expect(
+        physical == PrimitiveTypeName.FLOAT
+            || physical == PrimitiveTypeName.DOUBLE
+            || ((physical == PrimitiveTypeName.INT32 || physical == PrimitiveTypeName.INT64)
+                && (annotation == null || annotation instanceof IntLogicalTypeAnnotation)),
+        type,
+        flinkType,
+        path);
+    return new PrimitiveConverter() {
+      @Override
+      public void addInt(int value) {
+        write(Integer.toString(value));
+      }
+
+      @Override
+      public void addLong(long value) {
+        write(Long.toString(value));
+      }
+
+      @Override
+      public void addFloat(float value) {
+        write(Float.toString(value));
+      }
+
+      @Override
+      public void addDouble(double value) {
+        write(Double.toString(value));
+      }
+
+      private void write(String value) {
+        int pos = slot.claim();
+        slot.writer().writeString(pos, BinaryStringData.fromString(value));
       }
     };
   }

@@ -29,6 +29,7 @@ import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.FloatType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -185,15 +186,20 @@ class LogFileReaderRoundTripTest {
   }
 
   /**
-   * {@code dataType} with about half of its INT, BIGINT, FLOAT and DECIMAL columns widened to a
-   * random type they are promoted to ({@link SchemaEvolution#isPromotion}).
+   * {@code dataType} with about half of its INT, BIGINT, FLOAT, DOUBLE and DECIMAL columns widened
+   * to a random type they are promoted to ({@link SchemaEvolution#isPromotion}).
    */
   private static RowType widened(RowType dataType, SplittableRandom choices) {
     List<RowType.RowField> fields = new ArrayList<>();
     for (RowType.RowField field : dataType.getFields()) {
       LogicalType type = field.getType();
       List<LogicalType> candidates =
-          new ArrayList<>(List.of(new BigIntType(), new FloatType(), new DoubleType()));
+          new ArrayList<>(
+              List.of(
+                  new BigIntType(),
+                  new FloatType(),
+                  new DoubleType(),
+                  new VarCharType(VarCharType.MAX_LENGTH)));
       if (type instanceof DecimalType decimal
           && decimal.getPrecision() <= DecimalType.MAX_PRECISION - 2) {
         candidates.add(new DecimalType(decimal.getPrecision() + 2, decimal.getScale()));
@@ -221,6 +227,7 @@ class LogFileReaderRoundTripTest {
       case BIGINT -> number.longValue();
       case FLOAT -> number.floatValue();
       case DOUBLE -> value instanceof Float f ? SchemaEvolution.widen(f) : number.doubleValue();
+      case VARCHAR -> value.toString();
       default -> value;
     };
   }

@@ -172,8 +172,8 @@ public final class ExistingTable {
             + difference
             + ". Of the changes to a table's schema Mortar follows nullable columns added after the"
             + " last one and columns widened (INT to BIGINT, FLOAT or DOUBLE; BIGINT to FLOAT or"
-            + " DOUBLE; FLOAT to DOUBLE; a DECIMAL to one of more digits and the same scale), as"
-            + " its compaction reads the files written before them."
+            + " DOUBLE; FLOAT to DOUBLE; a number to a STRING; a DECIMAL to one of more digits and"
+            + " the same scale), as its compaction reads the files written before them."
             + " Declare the columns as the table has them (changed only in those ways), or write to"
             + " a new path.");
   }

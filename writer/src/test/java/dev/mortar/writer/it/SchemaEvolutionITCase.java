@@ -48,26 +48,31 @@ import org.slf4j.LoggerFactory;
 /**
  * A table's schema evolves the ways Mortar follows: a first job writes and compacts it with {@link
  * #NARROWER} ({@code ts} an INT, {@code amount} a FLOAT, {@code price} a DECIMAL(10, 2)), a second
- * job on the same path writes the same keys with {@link #WIDER}'s BIGINT, DOUBLE and DECIMAL(20, 2)
- * and a nullable column {@code note} added at the end, and compacts slices whose base files and
- * logs are of the old schema. Hudi's reader reads the table exact: the first job's values widened,
- * the second job's rows with their note, the others with a null one; and again after Hudi's own
- * compaction of the evolved table.
+ * job on the same path writes the same keys with {@link #WIDER}'s BIGINT, DOUBLE and DECIMAL(20,
+ * 2), {@code code} a STRING where it was an INT, and a nullable column {@code note} added at the
+ * end, and compacts slices whose base files and logs are of the old schema. Hudi's reader reads the
+ * table exact: the first job's values widened, the second job's rows with their note, the others
+ * with a null one; and again after Hudi's own compaction of the evolved table.
  */
 class SchemaEvolutionITCase {
   private static final Logger LOG = LoggerFactory.getLogger(SchemaEvolutionITCase.class);
 
-  /** {@link Changelog#ROW_TYPE} with {@code ts} an INT, {@code amount} a FLOAT and a price. */
+  /** {@link Changelog#ROW_TYPE} with {@code ts} an INT, {@code amount} a FLOAT, a price, a code. */
   private static final RowType NARROWER =
       changelogRow(
           Map.of("ts", new IntType(), "amount", new FloatType()),
-          new RowType.RowField("price", new DecimalType(10, 2)));
+          new RowType.RowField("price", new DecimalType(10, 2)),
+          new RowType.RowField("code", new IntType()));
 
-  /** {@link Changelog#ROW_TYPE}, a price of more digits and a nullable {@code note} after it. */
+  /**
+   * {@link Changelog#ROW_TYPE}, a price of more digits, the code a STRING, and a nullable {@code
+   * note} after them.
+   */
   private static final RowType WIDER =
       changelogRow(
           Map.of(),
           new RowType.RowField("price", new DecimalType(20, 2)),
+          new RowType.RowField("code", new VarCharType(VarCharType.MAX_LENGTH)),
           new RowType.RowField("note", new VarCharType(VarCharType.MAX_LENGTH)));
 
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
@@ -210,9 +215,20 @@ class SchemaEvolutionITCase {
           Changelog.Op written = note == null ? widened(winner) : winner;
           assertThat(note).as("note of %s, seed %s", key, seed).isIn(null, note(winner));
           assertThat(
-                  List.of(row.get("name").toString(), row.get("ts"), row.get("amount"), price(row)))
+                  List.of(
+                      row.get("name").toString(),
+                      row.get("ts"),
+                      row.get("amount"),
+                      price(row),
+                      row.get("code").toString()))
               .as("%s, note %s, seed %s", key, note, seed)
-              .isEqualTo(List.of(written.name(), written.ts(), written.amount(), price(winner)));
+              .isEqualTo(
+                  List.of(
+                      written.name(),
+                      written.ts(),
+                      written.amount(),
+                      price(winner),
+                      Integer.toString(code(winner))));
           notes.put(key, note);
         });
     return notes;
@@ -231,6 +247,9 @@ class SchemaEvolutionITCase {
           assertThat(row.get("ts")).as("ts of %s, seed %s", key, seed).isEqualTo(op.ts());
           assertThat(row.get("amount")).as("amount of %s", key).isEqualTo(op.amount());
           assertThat(price(row)).as("price of %s", key).isEqualTo(price(op));
+          assertThat(row.get("code").toString())
+              .as("code of %s", key)
+              .isEqualTo(Integer.toString(code(op)));
           assertThat(row.get("note") == null ? null : row.get("note").toString())
               .as("note of %s, seed %s", key, seed)
               .isEqualTo(notes.get(key));
@@ -297,7 +316,8 @@ class SchemaEvolutionITCase {
         (int) op.ts(),
         StringData.fromString(op.dt()),
         (float) op.amount(),
-        DecimalData.fromBigDecimal(price(op), 10, 2));
+        DecimalData.fromBigDecimal(price(op), 10, 2),
+        code(op));
   }
 
   /**
@@ -323,7 +343,13 @@ class SchemaEvolutionITCase {
         StringData.fromString(op.dt()),
         op.amount(),
         DecimalData.fromBigDecimal(price(op), 20, 2),
+        StringData.fromString(Integer.toString(code(op))),
         StringData.fromString(note(op)));
+  }
+
+  /** A change's code: a number in the first job, its decimal string in the second. */
+  private static int code(Changelog.Op op) {
+    return (int) (op.id() * 7 + op.ts());
   }
 
   /** A change's price, two digits after the point; the same number in either job. */
