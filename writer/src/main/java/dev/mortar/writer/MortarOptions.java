@@ -75,6 +75,9 @@ public final class MortarOptions {
 
   public static final ConfigOption<Integer> WRITE_FLUSH_THREADS = WriterOptions.WRITE_FLUSH_THREADS;
 
+  public static final ConfigOption<Boolean> WRITE_NULL_FOR_MISSING_COLUMNS =
+      WriterOptions.WRITE_NULL_FOR_MISSING_COLUMNS;
+
   /** Size of one buffer page (the buffer module's option). */
   public static final ConfigOption<MemorySize> BUFFER_PAGE_SIZE = BufferOptions.PAGE_SIZE;
 
@@ -174,6 +177,7 @@ public final class MortarOptions {
         SINK_PARALLELISM,
         WRITE_BATCH_SIZE,
         WRITE_FLUSH_THREADS,
+        WRITE_NULL_FOR_MISSING_COLUMNS,
         BUFFER_MEMORY,
         BUFFER_PAGE_SIZE,
         BUFFER_OFF_HEAP,

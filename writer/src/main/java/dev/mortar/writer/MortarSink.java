@@ -14,11 +14,11 @@ import dev.mortar.writer.compaction.AfterCompaction;
 import dev.mortar.writer.compaction.CompactionStages;
 import dev.mortar.writer.compaction.CompactionTask;
 import dev.mortar.writer.input.AlignedEdges;
+import dev.mortar.writer.input.MissingColumnsInput;
 import dev.mortar.writer.input.UncopiedInput;
 import dev.mortar.writer.input.WriteInput;
 import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.settings.SinkSettings;
-import dev.mortar.writer.table.ExistingTable;
 import dev.mortar.writer.write.BucketWriteOperatorFactory;
 import dev.mortar.writer.write.WriteResult;
 import dev.mortar.writer.write.WriteResultTypeInfo;
@@ -95,7 +95,15 @@ public final class MortarSink {
   }
 
   /** Adds the sink's operators after {@code input}. */
-  public DataStreamSink<?> sinkTo(DataStream<RowData> input) {
+  public DataStreamSink<?> sinkTo(DataStream<RowData> rows) {
+    DataStream<RowData> input =
+        settings.inputFields() == null
+            ? rows
+            : MissingColumnsInput.of(
+                rows,
+                settings.rowType(),
+                settings.inputFields(),
+                "mortar-missing-columns: " + settings.tableName());
     int writeTasks =
         settings.parallelism() != null ? settings.parallelism() : input.getParallelism();
     SingleOutputStreamOperator<WriteResult> written =
@@ -265,6 +273,11 @@ public final class MortarSink {
       return this;
     }
 
+    public Builder nullForMissingColumns(boolean nullForMissing) {
+      options.set(MortarOptions.WRITE_NULL_FOR_MISSING_COLUMNS, nullForMissing);
+      return this;
+    }
+
     public Builder pageSize(MemorySize size) {
       options.set(MortarOptions.BUFFER_PAGE_SIZE, size);
       return this;
@@ -397,8 +410,8 @@ public final class MortarSink {
       String defaultName =
           path.replaceAll("/+$", "").replaceAll(".*/", "").replaceAll("[^A-Za-z0-9_]", "_");
       SinkSettings settings =
-          SinkSettings.of(options, rowType, recordKey, partitionFields, defaultName);
-      ExistingTable.validate(settings.basePath(), settings.tableSettings(), settings.buckets());
+          SinkSettings.of(options, rowType, recordKey, partitionFields, defaultName)
+              .checkedAgainstExistingTable();
       String prefix = uidPrefix;
       return new MortarSink(settings, name -> Optional.of(prefix + name));
     }

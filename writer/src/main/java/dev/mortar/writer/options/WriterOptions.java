@@ -86,6 +86,17 @@ public final class WriterOptions {
                   + " round trips). Each thread encodes one block at a time in memory"
                   + " ('log.max-block-size').");
 
+  public static final ConfigOption<Boolean> WRITE_NULL_FOR_MISSING_COLUMNS =
+      ConfigOptions.key("write.null-for-missing-columns")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Whether a sink that lacks some of an existing table's columns (dropped upstream)"
+                  + " writes them as null, as Hudi's 'hoodie.write.set.null.for.missing.columns'"
+                  + " does: the table keeps its schema and the sink's columns are matched to it by"
+                  + " name. The missing columns must be nullable and neither record key, partition"
+                  + " nor ordering columns. Off, such a sink fails when the job is built.");
+
   public static final ConfigOption<NullKeyPolicy> NULL_KEY_POLICY =
       ConfigOptions.key("null-key.policy")
           .enumType(NullKeyPolicy.class)

@@ -13,6 +13,7 @@ import dev.mortar.writer.options.CompactionTrigger;
 import dev.mortar.writer.options.LogSizeThreshold;
 import dev.mortar.writer.options.NullKeyPolicy;
 import dev.mortar.writer.options.WriterOptions;
+import dev.mortar.writer.table.ExistingTable;
 import dev.mortar.writer.table.TableSettings;
 import dev.mortar.writer.table.WriterFence;
 import java.io.Serializable;
@@ -61,12 +62,20 @@ public final class SinkSettings implements Serializable {
   private final int stallCompactionLag;
   private final long stallMaxWaitMillis;
 
+  /**
+   * For each column of {@link #rowType}, the field of the sink's input that holds it, -1 where the
+   * input lacks it ({@link WriterOptions#WRITE_NULL_FOR_MISSING_COLUMNS}); null when the input rows
+   * are of {@link #rowType}.
+   */
+  @Nullable private final int[] inputFields;
+
   private SinkSettings(
       ReadableConfig options,
       RowType rowType,
       List<String> recordKeyFields,
       List<String> partitionFields,
-      String tableName) {
+      String tableName,
+      @Nullable int[] inputFields) {
     this.options = Configuration.fromMap(options.toMap());
     this.basePath =
         options
@@ -98,6 +107,7 @@ public final class SinkSettings implements Serializable {
     this.stallPendingCompactions = options.get(WriterOptions.WRITE_STALL_PENDING_COMPACTIONS);
     this.stallCompactionLag = options.get(WriterOptions.WRITE_STALL_COMPACTION_LAG);
     this.stallMaxWaitMillis = options.get(WriterOptions.WRITE_STALL_MAX_WAIT).toMillis();
+    this.inputFields = inputFields;
   }
 
   /**
@@ -114,9 +124,47 @@ public final class SinkSettings implements Serializable {
       String defaultTableName) {
     String tableName = options.getOptional(WriterOptions.TABLE_NAME).orElse(defaultTableName);
     SinkSettings settings =
-        new SinkSettings(options, rowType, recordKeyFields, partitionFields, tableName);
+        new SinkSettings(options, rowType, recordKeyFields, partitionFields, tableName, null);
     settings.validate();
     return settings;
+  }
+
+  /**
+   * These settings checked against the table already at the base path, if any ({@link
+   * ExistingTable#validate}); for a sink that lacks some of its columns, the settings of the
+   * table's row type, which the sink's input is mapped to.
+   *
+   * @throws IllegalStateException naming what differs from the table
+   */
+  public SinkSettings checkedAgainstExistingTable() {
+    return ExistingTable.validate(
+            basePath,
+            tableSettings(),
+            buckets,
+            options.get(WriterOptions.WRITE_NULL_FOR_MISSING_COLUMNS))
+        .map(
+            missing -> {
+              SinkSettings settings =
+                  new SinkSettings(
+                      options,
+                      missing.rowType(),
+                      recordKeyFields,
+                      partitionFields,
+                      tableName,
+                      missing.inputFields());
+              settings.validate();
+              return settings;
+            })
+        .orElse(this);
+  }
+
+  /**
+   * For each column of {@link #rowType}, the input's field that holds it or -1; null when the input
+   * rows are of {@link #rowType}.
+   */
+  @Nullable
+  public int[] inputFields() {
+    return inputFields;
   }
 
   private void validate() {

@@ -2,7 +2,6 @@ package dev.mortar.writer.sql;
 
 import dev.mortar.writer.MortarOptions;
 import dev.mortar.writer.settings.SinkSettings;
-import dev.mortar.writer.table.ExistingTable;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -65,8 +64,8 @@ public final class MortarTableFactory implements DynamicTableSinkFactory {
     try {
       settings =
           SinkSettings.of(
-              helper.getOptions(), rowType, primaryKey, table.getPartitionKeys(), tableName);
-      ExistingTable.validate(settings.basePath(), settings.tableSettings(), settings.buckets());
+                  helper.getOptions(), rowType, primaryKey, table.getPartitionKeys(), tableName)
+              .checkedAgainstExistingTable();
     } catch (RuntimeException e) {
       throw new ValidationException(
           "Invalid Mortar table '" + tableName + "': " + e.getMessage(), e);

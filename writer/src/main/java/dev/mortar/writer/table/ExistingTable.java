@@ -4,6 +4,7 @@ import dev.mortar.logformat.AvroRecordDifference;
 import dev.mortar.logformat.AvroRowTypes;
 import dev.mortar.logformat.AvroSchemas;
 import dev.mortar.logformat.SchemaEvolution;
+import dev.mortar.writer.options.WriterOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -38,16 +39,20 @@ public final class ExistingTable {
 
   /**
    * Fails naming each difference if a table at {@code basePath} has other settings or buckets, and
-   * naming the first differing column if it has another schema.
+   * naming the first differing column if it has another schema. A sink that lacks some of the
+   * table's columns fails naming them, or with {@code nullForMissingColumns} gets what it writes
+   * instead: the table's columns, the missing ones null.
    */
-  public static void validate(String basePath, TableSettings settings, int buckets) {
+  public static Optional<MissingColumns> validate(
+      String basePath, TableSettings settings, int buckets, boolean nullForMissingColumns) {
     Path base = TableFileSystems.path(basePath);
     try (FileSystem fs = TableFileSystems.open(basePath)) {
-      if (fs.exists(HudiTable.propertiesFile(base))) {
-        HudiTable.createOrValidate(fs, base, settings);
-        BucketCount.check(fs, base, buckets);
-        checkSchema(fs, base, settings);
+      if (!fs.exists(HudiTable.propertiesFile(base))) {
+        return Optional.empty();
       }
+      HudiTable.createOrValidate(fs, base, settings);
+      BucketCount.check(fs, base, buckets);
+      return checkSchema(fs, base, settings, nullForMissingColumns);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot check the table at " + base, e);
     }
@@ -138,33 +143,95 @@ public final class ExistingTable {
   }
 
   /**
-   * Fails if the table's schema, mapped the way the sink maps its row type, is not the sink's or an
-   * older schema the sink's evolved from ({@link SchemaEvolution}), or if a key, partition or
-   * ordering column was widened. A table that records no schema is not checked.
+   * Fails if the table's schema, mapped the way the sink maps its row type, is not the sink's (or,
+   * for a sink that lacks some of its columns, the sink's with them) or an older schema the sink's
+   * evolved from ({@link SchemaEvolution}), or if a key, partition or ordering column was widened.
+   * A table that records no schema is not checked.
    */
-  private static void checkSchema(FileSystem fs, Path base, TableSettings settings)
+  private static Optional<MissingColumns> checkSchema(
+      FileSystem fs, Path base, TableSettings settings, boolean nullForMissingColumns)
       throws IOException {
     Optional<String> json =
         schemaJson(fs, base, PropertiesFile.read(fs, HudiTable.propertiesFile(base)));
     if (json.isEmpty()) {
-      return;
+      return Optional.empty();
     }
-    Schema sink = settings.avroSchema();
-    String difference;
+    RowType tableRow;
     try {
-      RowType tableRow = AvroRowTypes.of(parse(json.get(), base));
-      Schema tableAsMapped = AvroSchemas.of(tableRow, sink.getFullName(), false);
-      Optional<RowType> written =
-          SchemaEvolution.writtenType(settings.rowType(), tableAsMapped, false);
-      if (written.isPresent()) {
-        checkKeyColumnsKeepTheirTypes(base, settings, written.get());
-        return;
-      }
-      difference = AvroRecordDifference.describe(tableAsMapped, sink);
+      tableRow = AvroRowTypes.of(parse(json.get(), base));
     } catch (IllegalArgumentException unreadable) {
-      difference = unreadable.getMessage();
+      throw schemaMismatch(base, unreadable.getMessage());
     }
-    throw new IllegalStateException(
+    List<String> missing = new ArrayList<>(tableRow.getFieldNames());
+    missing.removeAll(settings.rowType().getFieldNames());
+    if (missing.isEmpty()) {
+      checkEvolvedFrom(base, settings, settings.rowType(), tableRow);
+      return Optional.empty();
+    }
+    if (!nullForMissingColumns) {
+      throw new IllegalStateException(
+          "the Hudi table at "
+              + base
+              + " has columns the sink lacks: "
+              + missing
+              + ". Declare them, or set '"
+              + WriterOptions.WRITE_NULL_FOR_MISSING_COLUMNS.key()
+              + "' = 'true' to write them as null (the table keeps them).");
+    }
+    MissingColumns written = withMissingColumns(base, settings.rowType(), tableRow);
+    checkEvolvedFrom(base, settings, written.rowType(), tableRow);
+    return Optional.of(written);
+  }
+
+  /**
+   * The table's columns in its order, each of the sink's type where the sink has it and of the
+   * table's where not (those must be nullable), then the sink's columns the table lacks.
+   */
+  private static MissingColumns withMissingColumns(Path base, RowType sinkRow, RowType tableRow) {
+    List<RowType.RowField> fields = new ArrayList<>();
+    List<Integer> inputFields = new ArrayList<>();
+    for (RowType.RowField column : tableRow.getFields()) {
+      int input = sinkRow.getFieldIndex(column.getName());
+      if (input < 0 && !column.getType().isNullable()) {
+        throw new IllegalStateException(
+            "the Hudi table at "
+                + base
+                + " has column '"
+                + column.getName()
+                + "' NOT NULL, which the sink lacks: only a nullable column can be written as"
+                + " null. Declare it.");
+      }
+      fields.add(input < 0 ? column : sinkRow.getFields().get(input));
+      inputFields.add(input);
+    }
+    for (int i = 0; i < sinkRow.getFieldCount(); i++) {
+      if (tableRow.getFieldIndex(sinkRow.getFieldNames().get(i)) < 0) {
+        fields.add(sinkRow.getFields().get(i));
+        inputFields.add(i);
+      }
+    }
+    return new MissingColumns(
+        new RowType(sinkRow.isNullable(), fields),
+        inputFields.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /**
+   * Fails unless {@code written} is the table's schema or one it evolved into, with the key,
+   * partition and ordering columns of their types.
+   */
+  private static void checkEvolvedFrom(
+      Path base, TableSettings settings, RowType written, RowType tableRow) {
+    Schema sink = AvroSchemas.of(written, settings.avroRecordName(), false);
+    Schema tableAsMapped = AvroSchemas.of(tableRow, sink.getFullName(), false);
+    Optional<RowType> older = SchemaEvolution.writtenType(written, tableAsMapped, false);
+    if (older.isEmpty()) {
+      throw schemaMismatch(base, AvroRecordDifference.describe(tableAsMapped, sink));
+    }
+    checkKeyColumnsKeepTheirTypes(base, settings, written, older.get());
+  }
+
+  private static IllegalStateException schemaMismatch(Path base, String difference) {
+    return new IllegalStateException(
         "the Hudi table at "
             + base
             + " has another schema than the sink's columns (expected the table's, found the"
@@ -179,7 +246,7 @@ public final class ExistingTable {
   }
 
   private static void checkKeyColumnsKeepTheirTypes(
-      Path base, TableSettings settings, RowType tableRow) {
+      Path base, TableSettings settings, RowType written, RowType tableRow) {
     List<String> keyColumns = new ArrayList<>(settings.recordKeyFields());
     keyColumns.addAll(settings.partitionFields());
     if (settings.orderingField() != null) {
@@ -187,7 +254,7 @@ public final class ExistingTable {
     }
     for (String column : keyColumns) {
       int index = tableRow.getFieldIndex(column);
-      if (index >= 0 && !tableRow.getTypeAt(index).equals(settings.rowType().getTypeAt(index))) {
+      if (index >= 0 && !tableRow.getTypeAt(index).equals(written.getTypeAt(index))) {
         throw new IllegalStateException(
             "the Hudi table at "
                 + base
@@ -196,7 +263,7 @@ public final class ExistingTable {
                 + "' as "
                 + tableRow.getTypeAt(index).asSummaryString()
                 + ", the sink declares it "
-                + settings.rowType().getTypeAt(index).asSummaryString()
+                + written.getTypeAt(index).asSummaryString()
                 + ": a record key, partition or ordering column cannot be widened, as the"
                 + " bucket, partition path and ordering of the records written before depend on"
                 + " its type. Declare it as the table has it.");

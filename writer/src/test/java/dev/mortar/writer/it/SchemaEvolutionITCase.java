@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.configuration.Configuration;
@@ -189,12 +190,73 @@ class SchemaEvolutionITCase {
     assertThat(notes.values())
         .as("winners written by the first job (null) and the second; seed %s", seed)
         .containsNull()
-        .anyMatch(java.util.Objects::nonNull);
+        .anyMatch(Objects::nonNull);
 
     assertThat(HudiClient.scheduleAndCompact(path).isPresent()).isTrue();
     Map<String, Changelog.Op> expected = new HashMap<>();
     winners.forEach((key, op) -> expected.put(key, notes.get(key) == null ? widened(op) : op));
     assertReadExact(path, expected, notes, seed);
+  }
+
+  /**
+   * A column dropped upstream: a second job lacks {@code name}, and with {@code
+   * write.null-for-missing-columns} writes it as null. The table keeps the column: the keys the
+   * second job wrote last read with a null name, the others with the first job's, through the
+   * second job's compactions and Hudi's.
+   */
+  @ParameterizedTest
+  @EnumSource(LogBlockFormat.class)
+  void aColumnTheSinkLacksIsWrittenAsNull(LogBlockFormat format) throws Exception {
+    long seed = Seeds.seed("SchemaEvolutionITCase[missing column, " + format + "]");
+    LOG.info("seed {} for {} blocks, the name column dropped", seed, format);
+    Changelog before = Changelog.random(seed, 300, 80, 30, 0);
+    Changelog after = Changelog.random(seed + 1, 120, 80, 30, 0);
+    String path = dir.resolve("t").toUri().toString();
+    List<RowType.RowField> withoutName = new ArrayList<>(WIDER.getFields());
+    withoutName.remove(WIDER.getFieldIndex("name"));
+
+    job(path, format, WIDER, before, 40, 2, SchemaEvolutionITCase::withNote).execute("all columns");
+    long compactionsBefore = compactions();
+    job(
+            path,
+            format,
+            new RowType(false, withoutName),
+            after,
+            15,
+            2,
+            SchemaEvolutionITCase::withoutName)
+        .execute("name dropped");
+    assertThat(compactions()).isGreaterThan(compactionsBefore);
+
+    Map<String, String> names = new HashMap<>();
+    before.expected(false).forEach((key, op) -> names.put(key, op.name()));
+    for (Changelog.Op op : after.winners(false)) {
+      String key = Long.toString(op.id());
+      if (op.kind() == RowKind.DELETE) {
+        names.remove(key);
+      } else {
+        names.put(key, null);
+      }
+    }
+    assertThat(names.values()).as("seed %s", seed).containsNull().anyMatch(Objects::nonNull);
+    assertNamesRead(path, names, seed);
+    assertThat(HudiClient.scheduleAndCompact(path).isPresent()).isTrue();
+    assertNamesRead(path, names, seed);
+  }
+
+  private static void assertNamesRead(String path, Map<String, String> names, long seed) {
+    Map<String, GenericRecord> table = HudiTableOracle.latestPerKey(path);
+    assertThat(table.keySet())
+        .as("seed %s", seed)
+        .containsExactlyInAnyOrderElementsOf(names.keySet());
+    names.forEach(
+        (key, name) ->
+            assertThat(
+                    table.get(key).get("name") == null
+                        ? null
+                        : table.get(key).get("name").toString())
+                .as("name of %s, seed %s", key, seed)
+                .isEqualTo(name));
   }
 
   /**
@@ -263,7 +325,10 @@ class SchemaEvolutionITCase {
     }
   }
 
-  /** A job writing {@code changelog} as {@code rowType}, built on the test's MiniCluster. */
+  /**
+   * A job writing {@code changelog} as {@code rowType}, built on the test's MiniCluster; a column
+   * of the table that {@code rowType} lacks is written as null.
+   */
   private static StreamExecutionEnvironment job(
       String path,
       LogBlockFormat format,
@@ -284,6 +349,7 @@ class SchemaEvolutionITCase {
         .logBlockFormat(format)
         .compactionDeltaCommits(compactionDeltaCommits)
         .compactionLogSizeRatio(0)
+        .nullForMissingColumns(true)
         .build()
         .sinkTo(
             env.addSource(
@@ -339,6 +405,19 @@ class SchemaEvolutionITCase {
         op.kind(),
         op.id(),
         StringData.fromString(op.name()),
+        op.ts(),
+        StringData.fromString(op.dt()),
+        op.amount(),
+        DecimalData.fromBigDecimal(price(op), 20, 2),
+        StringData.fromString(Integer.toString(code(op))),
+        StringData.fromString(note(op)));
+  }
+
+  /** {@link #withNote} without its name. */
+  private static RowData withoutName(Changelog.Op op) {
+    return GenericRowData.ofKind(
+        op.kind(),
+        op.id(),
         op.ts(),
         StringData.fromString(op.dt()),
         op.amount(),

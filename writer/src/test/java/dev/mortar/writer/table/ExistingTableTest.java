@@ -1,5 +1,6 @@
 package dev.mortar.writer.table;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -116,6 +117,52 @@ class ExistingTableTest {
   }
 
   @Test
+  void aSinkLackingAColumnFailsNamingItAndTheOption() {
+    HudiTable.createOrValidate(fs, base, settings(ROW));
+
+    assertThatThrownBy(() -> validate(withoutColumn(ROW, 3)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(base.toString())
+        .hasMessageContaining("has columns the sink lacks: [v]")
+        .hasMessageContaining("'write.null-for-missing-columns' = 'true'");
+  }
+
+  @Test
+  void withTheOptionMissingColumnsAreWrittenAsNullByName() {
+    HudiTable.createOrValidate(fs, base, settings(ROW));
+    // v dropped, dt after ts, a column added
+    RowType sink =
+        withColumn(
+            withColumn(withoutColumn(withoutColumn(ROW, 3), 1), 2, "dt", NOTE), 3, "extra", NOTE);
+
+    MissingColumns written =
+        ExistingTable.validate(
+                base.toString(), settings(sink), HudiReaderAcceptsTableContract.BUCKETS, true)
+            .orElseThrow();
+
+    assertThat(written.rowType().getFieldNames()).containsExactly("id", "dt", "ts", "v", "extra");
+    assertThat(written.inputFields()).containsExactly(0, 2, 1, -1, 3);
+    assertThat(written.rowType().getTypeAt(3).isNullable()).isTrue();
+    assertThat(
+            ExistingTable.validate(
+                base.toString(), settings(ROW), HudiReaderAcceptsTableContract.BUCKETS, true))
+        .as("a sink with every column")
+        .isEmpty();
+  }
+
+  @Test
+  void aMissingNotNullColumnFailsNamingIt() {
+    HudiTable.createOrValidate(fs, base, settings(withColumn(ROW, 4, "n", new BigIntType(false))));
+
+    assertThatThrownBy(
+            () ->
+                ExistingTable.validate(
+                    base.toString(), settings(ROW), HudiReaderAcceptsTableContract.BUCKETS, true))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("has column 'n' NOT NULL, which the sink lacks");
+  }
+
+  @Test
   void theNewestCommitsSchemaIsTheTables() throws Exception {
     RowType widened = withColumn(ROW, 4, "extra", new BigIntType(true));
     Timeline timeline = HudiTable.createOrValidate(fs, base, settings(ROW)).timeline();
@@ -125,11 +172,12 @@ class ExistingTableTest {
     assertThatCode(() -> validate(widened)).doesNotThrowAnyException();
     assertThatThrownBy(() -> validate(ROW))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("expected 5 fields [id, dt, ts, v, extra], found 4");
+        .hasMessageContaining("has columns the sink lacks: [extra]");
   }
 
   private void validate(RowType row) {
-    ExistingTable.validate(base.toString(), settings(row), HudiReaderAcceptsTableContract.BUCKETS);
+    ExistingTable.validate(
+        base.toString(), settings(row), HudiReaderAcceptsTableContract.BUCKETS, false);
   }
 
   private static TableSettings settings(RowType row) {
@@ -139,6 +187,12 @@ class ExistingTableTest {
   private static RowType withColumn(RowType row, int at, String name, LogicalType type) {
     List<RowType.RowField> fields = new ArrayList<>(row.getFields());
     fields.add(at, new RowType.RowField(name, type));
+    return new RowType(row.isNullable(), fields);
+  }
+
+  private static RowType withoutColumn(RowType row, int field) {
+    List<RowType.RowField> fields = new ArrayList<>(row.getFields());
+    fields.remove(field);
     return new RowType(row.isNullable(), fields);
   }
 
