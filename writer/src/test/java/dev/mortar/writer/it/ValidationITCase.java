@@ -7,6 +7,8 @@ import dev.mortar.testing.HudiTableOracle;
 import dev.mortar.writer.MortarSink;
 import dev.mortar.writer.options.NullKeyPolicy;
 import java.nio.file.Path;
+import java.util.Map;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -92,6 +94,43 @@ class ValidationITCase {
                     .contains("Invalid Mortar table 'items'")
                     .contains("dt")
                     .contains("name"));
+  }
+
+  @Test
+  void aSqlTableLackingAColumnFailsOrWritesItAsNullByOption() throws Exception {
+    createTableWithKeyId();
+    Map<String, GenericRecord> before = HudiTableOracle.latestPerKey(path());
+    StreamExecutionEnvironment env = environment();
+    env.enableCheckpointing(50);
+    TableEnvironment tables = StreamTableEnvironment.create(env);
+    String ddl =
+        "CREATE TABLE %s (id BIGINT NOT NULL, ts BIGINT, dt STRING, amount DOUBLE, PRIMARY KEY (id)"
+            + " NOT ENFORCED) PARTITIONED BY (dt) WITH ('connector' = 'mortar', 'path' = '"
+            + path()
+            + "', 'ordering.field' = 'ts', 'buckets' = '2'%s)";
+    tables.executeSql(String.format(ddl, "items", ""));
+    assertThatThrownBy(
+            () ->
+                tables.executeSql("INSERT INTO items VALUES (1000, 1, '2026-11-01', 1.0)").await())
+        .isInstanceOf(ValidationException.class)
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("has columns the sink lacks: [name]")
+                    .contains("'write.null-for-missing-columns' = 'true'"));
+
+    tables.executeSql(String.format(ddl, "dropped", ", 'write.null-for-missing-columns' = 'true'"));
+    tables.executeSql("INSERT INTO dropped VALUES (1000, 1, '2026-11-01', 1.5)").await();
+
+    Map<String, GenericRecord> after = HudiTableOracle.latestPerKey(path());
+    assertThat(after.get("1000").get("name")).isNull();
+    assertThat(after.get("1000").get("amount")).isEqualTo(1.5);
+    assertThat(after).hasSize(before.size() + 1);
+    before.forEach(
+        (key, row) ->
+            assertThat(after.get(key).get("name").toString())
+                .as("name of %s", key)
+                .isEqualTo(row.get("name").toString()));
   }
 
   @Test
