@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -401,29 +402,28 @@ class SchemaEvolutionITCase {
   }
 
   private static RowData withNote(Changelog.Op op) {
-    return GenericRowData.ofKind(
-        op.kind(),
-        op.id(),
-        StringData.fromString(op.name()),
-        op.ts(),
-        StringData.fromString(op.dt()),
-        op.amount(),
-        DecimalData.fromBigDecimal(price(op), 20, 2),
-        StringData.fromString(Integer.toString(code(op))),
-        StringData.fromString(note(op)));
+    return GenericRowData.ofKind(op.kind(), widerValues(op).toArray());
   }
 
   /** {@link #withNote} without its name. */
   private static RowData withoutName(Changelog.Op op) {
-    return GenericRowData.ofKind(
-        op.kind(),
-        op.id(),
-        op.ts(),
-        StringData.fromString(op.dt()),
-        op.amount(),
-        DecimalData.fromBigDecimal(price(op), 20, 2),
-        StringData.fromString(Integer.toString(code(op))),
-        StringData.fromString(note(op)));
+    List<Object> values = widerValues(op);
+    values.remove(WIDER.getFieldIndex("name"));
+    return GenericRowData.ofKind(op.kind(), values.toArray());
+  }
+
+  /** {@code op}'s values as {@link #WIDER} holds them. */
+  private static List<Object> widerValues(Changelog.Op op) {
+    return new ArrayList<>(
+        Arrays.asList(
+            op.id(),
+            StringData.fromString(op.name()),
+            op.ts(),
+            StringData.fromString(op.dt()),
+            op.amount(),
+            DecimalData.fromBigDecimal(price(op), 20, 2),
+            StringData.fromString(Integer.toString(code(op))),
+            StringData.fromString(note(op))));
   }
 
   /** A change's code: a number in the first job, its decimal string in the second. */
