@@ -30,7 +30,8 @@ import org.apache.hadoop.fs.Path;
  * of the schemas it had before such changes only, so a job that wrote another one would fail at its
  * first compaction, and again after every restart. Key, partition and ordering columns keep their
  * types: the bucket, the partition path and the ordering of a record's older versions depend on
- * them.
+ * them. A sink that lacks some of the table's columns writes them as null when its settings ask for
+ * it ({@link MissingColumns}), and fails naming them when not.
  */
 public final class ExistingTable {
   private static final String CREATE_SCHEMA = "hoodie.table.create.schema";
