@@ -22,7 +22,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.BooleanType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
@@ -141,7 +141,7 @@ class LogFileReaderCorruptionTest {
   void aForeignSchemaFailsNamingTheField() throws IOException {
     RowType other =
         RowType.of(
-            new LogicalType[] {new BigIntType(false), new DoubleType(true)},
+            new LogicalType[] {new BigIntType(false), new BooleanType(true)},
             new String[] {"id", "name"});
     java.nio.file.Path foreign = write(other, LogWriterOptions.defaults(), "foreign");
     assertThatThrownBy(() -> read(foreign, TABLE))
@@ -150,7 +150,7 @@ class LogFileReaderCorruptionTest {
         .hasMessageContaining("block at offset 0: the SCHEMA header differs")
         .hasMessageContaining("schema evolution beyond nullable columns added at the end")
         .hasMessageContaining("field 6 expected 'name'")
-        .hasMessageContaining("\"double\"");
+        .hasMessageContaining("\"boolean\"");
 
     java.nio.file.Path withoutMeta =
         write(TABLE, LogWriterOptions.builder().metaFields(false).build(), "no-meta");
@@ -227,8 +227,8 @@ class LogFileReaderCorruptionTest {
         row.setField(0, (long) i);
         row.setField(
             1,
-            rowType.getTypeAt(1) instanceof DoubleType
-                ? (Object) (i * 0.5)
+            rowType.getTypeAt(1) instanceof BooleanType
+                ? (Object) (i % 2 == 0)
                 : StringData.fromString("name " + i));
         writer.write(
             BinaryStringData.fromString("key" + i),
