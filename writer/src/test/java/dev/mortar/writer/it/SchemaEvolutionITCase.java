@@ -77,6 +77,9 @@ class SchemaEvolutionITCase {
           new RowType.RowField("code", new VarCharType(VarCharType.MAX_LENGTH)),
           new RowType.RowField("note", new VarCharType(VarCharType.MAX_LENGTH)));
 
+  /** {@link #WIDER} without {@code name}: a column dropped upstream. */
+  private static final RowType WITHOUT_NAME = withoutColumn(WIDER, "name");
+
   @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.withSlots(2);
 
   @TempDir Path dir;
@@ -156,31 +159,15 @@ class SchemaEvolutionITCase {
       throws Exception {
     long seed = Seeds.seed("SchemaEvolutionITCase[savepoint, " + format + "]");
     LOG.info("seed {} for {} blocks, restored from a savepoint", seed, format);
-    // most keys change once or twice, so many of the first job's changes stay their key's winner
-    Changelog changelog = Changelog.random(seed, 600, 1_000, 30, 0);
     String path = dir.resolve("t").toUri().toString();
-
-    JobClient first =
-        Restores.submit(
-            job(path, format, NARROWER, changelog, 15, 2, SchemaEvolutionITCase::narrowed),
-            "schema evolution, before",
-            null);
-    while (Restores.completedCommits(path) < 10) {
-      assertThat(first.getJobStatus().get().isTerminalState())
-          .as("the first job ended before its tenth commit")
-          .isFalse();
-      Thread.sleep(20);
-    }
-    String savepoint =
-        Restores.stopWithSavepoint(
-            first, dir.resolve("savepoints").toUri().toString(), Duration.ofMinutes(2));
-    assertThat(savepoint).as("the first job's savepoint").isNotNull();
-    Restores.submit(
-            job(path, format, WIDER, changelog, 15, 2, SchemaEvolutionITCase::withNote),
-            "schema evolution, after",
-            savepoint)
-        .getJobExecutionResult()
-        .get();
+    Changelog changelog =
+        restartFromASavepoint(
+            seed,
+            format,
+            NARROWER,
+            SchemaEvolutionITCase::narrowed,
+            WIDER,
+            SchemaEvolutionITCase::withNote);
 
     Map<String, Changelog.Op> winners = new HashMap<>();
     for (Changelog.Op op : changelog.winners(false)) {
@@ -201,6 +188,89 @@ class SchemaEvolutionITCase {
   }
 
   /**
+   * A column dropped upstream, the user's way: stop the job with a savepoint, drop {@code name}
+   * from its columns, start it again from the savepoint with {@code
+   * write.null-for-missing-columns}. Each key reads its winner with its name if the first job wrote
+   * it, with a null one if the second did; both jobs own some winners, and Hudi's compaction
+   * changes nothing.
+   */
+  @ParameterizedTest
+  @EnumSource(LogBlockFormat.class)
+  void aJobRestoredFromASavepointWithoutAColumnWritesItAsNull(LogBlockFormat format)
+      throws Exception {
+    long seed = Seeds.seed("SchemaEvolutionITCase[savepoint, missing column, " + format + "]");
+    LOG.info("seed {} for {} blocks, restored from a savepoint without name", seed, format);
+    String path = dir.resolve("t").toUri().toString();
+    Changelog changelog =
+        restartFromASavepoint(
+            seed,
+            format,
+            WIDER,
+            SchemaEvolutionITCase::withNote,
+            WITHOUT_NAME,
+            SchemaEvolutionITCase::withoutName);
+
+    Map<String, GenericRecord> table = HudiTableOracle.latestPerKey(path);
+    Map<String, String> names = new HashMap<>();
+    for (Changelog.Op winner : changelog.winners(false)) {
+      String key = Long.toString(winner.id());
+      if (winner.kind() == RowKind.DELETE) {
+        assertThat(table).as("seed %s", seed).doesNotContainKey(key);
+        continue;
+      }
+      GenericRecord row = table.get(key);
+      String name = row.get("name") == null ? null : row.get("name").toString();
+      assertThat(name).as("name of %s, seed %s", key, seed).isIn(null, winner.name());
+      assertThat(List.of(row.get("ts"), row.get("amount"), row.get("note").toString()))
+          .as("%s, seed %s", key, seed)
+          .isEqualTo(List.of(winner.ts(), winner.amount(), note(winner)));
+      names.put(key, name);
+    }
+    assertThat(names.values())
+        .as("winners written by the second job (null) and the first; seed %s", seed)
+        .containsNull()
+        .anyMatch(Objects::nonNull);
+    assertThat(HudiClient.scheduleAndCompact(path).isPresent()).isTrue();
+    assertNamesRead(path, names, seed);
+  }
+
+  /**
+   * Draws a changelog, runs a job of {@code before}'s columns on table {@code t} until it has ten
+   * commits, stops it with a savepoint and runs a job of {@code after}'s columns from that
+   * savepoint to the changelog's end; returns the changelog.
+   */
+  private Changelog restartFromASavepoint(
+      long seed,
+      LogBlockFormat format,
+      RowType before,
+      ChangelogSource.Converter<RowData> beforeRows,
+      RowType after,
+      ChangelogSource.Converter<RowData> afterRows)
+      throws Exception {
+    // most keys change once or twice, so many of the first job's changes stay their key's winner
+    Changelog changelog = Changelog.random(seed, 600, 1_000, 30, 0);
+    String path = dir.resolve("t").toUri().toString();
+    JobClient first =
+        Restores.submit(
+            job(path, format, before, changelog, 15, 2, beforeRows), "schema, before", null);
+    while (Restores.completedCommits(path) < 10) {
+      assertThat(first.getJobStatus().get().isTerminalState())
+          .as("the first job ended before its tenth commit")
+          .isFalse();
+      Thread.sleep(20);
+    }
+    String savepoint =
+        Restores.stopWithSavepoint(
+            first, dir.resolve("savepoints").toUri().toString(), Duration.ofMinutes(2));
+    assertThat(savepoint).as("the first job's savepoint").isNotNull();
+    Restores.submit(
+            job(path, format, after, changelog, 15, 2, afterRows), "schema, after", savepoint)
+        .getJobExecutionResult()
+        .get();
+    return changelog;
+  }
+
+  /**
    * A column dropped upstream: a second job lacks {@code name}, and with {@code
    * write.null-for-missing-columns} writes it as null. The table keeps the column: the keys the
    * second job wrote last read with a null name, the others with the first job's, through the
@@ -214,19 +284,10 @@ class SchemaEvolutionITCase {
     Changelog before = Changelog.random(seed, 300, 80, 30, 0);
     Changelog after = Changelog.random(seed + 1, 120, 80, 30, 0);
     String path = dir.resolve("t").toUri().toString();
-    List<RowType.RowField> withoutName = new ArrayList<>(WIDER.getFields());
-    withoutName.remove(WIDER.getFieldIndex("name"));
 
     job(path, format, WIDER, before, 40, 2, SchemaEvolutionITCase::withNote).execute("all columns");
     long compactionsBefore = compactions();
-    job(
-            path,
-            format,
-            new RowType(false, withoutName),
-            after,
-            15,
-            2,
-            SchemaEvolutionITCase::withoutName)
+    job(path, format, WITHOUT_NAME, after, 15, 2, SchemaEvolutionITCase::withoutName)
         .execute("name dropped");
     assertThat(compactions()).isGreaterThan(compactionsBefore);
 
@@ -361,6 +422,12 @@ class SchemaEvolutionITCase {
                 .uid(SinkJob.SOURCE_UID)
                 .setParallelism(1));
     return env;
+  }
+
+  private static RowType withoutColumn(RowType row, String name) {
+    List<RowType.RowField> fields = new ArrayList<>(row.getFields());
+    fields.remove(row.getFieldIndex(name));
+    return new RowType(row.isNullable(), fields);
   }
 
   /** {@link Changelog#ROW_TYPE} with the types of some columns changed and columns added. */
